@@ -1,0 +1,45 @@
+# The two commands of README.md: `make lab` and `make test`.
+# Each creates .venv with python3 (3.10 or newer) and installs what it needs;
+# a second run reinstalls only when pyproject.toml has changed.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+LAB_ARGS ?=
+PYTEST_ARGS ?=
+
+.PHONY: lab test notebooks present bench lint test-oldest clean
+
+lab: $(VENV)/.installed-notebook
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(LAB_ARGS)
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Re-execute every notebook in place from a fresh kernel (after a change to attnlib).
+notebooks: $(VENV)/.installed-test
+	$(BIN)/python tools/execute_notebooks.py
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/bench_attention.py
+	$(BIN)/python benchmarks/bench_explorer.py
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+
+$(VENV)/.created:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "attnlib needs Python 3.10 or newer; this is " + sys.version.split()[0] + ". Run: make PYTHON=python3.11 ...")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	touch $@
+
+$(VENV)/.installed-notebook: pyproject.toml $(VENV)/.created
+	$(BIN)/python -m pip install --quiet -e '.[notebook]'
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml $(VENV)/.created
+	$(BIN)/python -m pip install --quiet -e '.[notebook,test]'
+	touch $@ $(VENV)/.installed-notebook
+
+clean:
+	rm -rf $(VENV) test-artifacts build *.egg-info

@@ -1,0 +1,61 @@
+"""Checks at the boundary: every public function turns its arguments into
+float arrays here, so a bad argument is named before numpy sees it."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+
+def as_matrix(name: str, value, *, rows_name: str = "n", cols_name: str = "d") -> np.ndarray:
+    """Return `value` as a finite 2-D float array, or raise naming `name`."""
+    array = as_float_array(name, value)
+    if array.ndim != 2:
+        raise ValueError(
+            f"{name} must be a 2-D array of shape ({rows_name}, {cols_name}), "
+            f"got {array.ndim}-D with shape {array.shape}"
+        )
+    if array.shape[0] == 0 or array.shape[1] == 0:
+        raise ValueError(
+            f"{name} is empty (shape {array.shape}): it needs at least one row "
+            f"and one column ({rows_name} >= 1, {cols_name} >= 1)"
+        )
+    check_finite(name, array)
+    return array
+
+
+def as_float_array(name: str, value) -> np.ndarray:
+    """Return `value` as a float64 array; TypeError if it does not hold real numbers."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be an array of numbers, got a {type(value).__name__}")
+    try:
+        array = np.asarray(value)
+    except ValueError as exc:  # ragged nested lists
+        raise ValueError(f"{name} must be a rectangular array of numbers: {exc}") from None
+    if array.dtype.kind not in "iuf":
+        raise TypeError(
+            f"{name} must hold real numbers (int or float), got dtype {array.dtype}"
+            + (" (ragged rows or mixed types?)" if array.dtype == object else "")
+        )
+    return array.astype(np.float64, copy=False)
+
+
+def check_finite(name: str, array: np.ndarray) -> None:
+    """Raise naming the first NaN or inf entry of `array`."""
+    if not np.isfinite(array).all():
+        where = tuple(int(i) for i in np.argwhere(~np.isfinite(array))[0])
+        raise ValueError(
+            f"{name} must be finite, but {name}{list(where)} is {array[where]}"
+        )
+
+
+def as_size(name: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """Return `value` as an int in [minimum, maximum]; TypeError if not an integer."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    value = int(value)
+    if value < minimum or (maximum is not None and value > maximum):
+        span = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
+        raise ValueError(f"{name} must be an integer {span}, got {value}")
+    return value

@@ -1,0 +1,143 @@
+"""A toy sentence, its vocabulary and a seeded embedding table: the X of the chapter.
+
+Each random array has its own stream, ``default_rng([seed, stream])``, so
+changing d_k redraws W_Q and W_K but leaves the embedding (and so X) alone,
+and changing d_v touches only W_V. Entries are drawn from numpy's Generator
+(PCG64), whose normal stream is the same on every platform.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ._validate import as_size
+
+# Our own sentence: 64 words, with repeats ("the", "it", "attention", ...) so
+# that a learner can see that a repeated word gets the very same row of X.
+SENTENCE: tuple[str, ...] = tuple(
+    """the cat sat on the mat because it was warm and the dog watched it
+    from the door while rain fell on the roof so every word in this line
+    can look at every other word and decide which ones matter for its own
+    meaning which is what attention does for each token in one step while
+    the cat sleeps on the mat""".split()
+)
+
+#: Sorted distinct words of SENTENCE: row v of the embedding table is word VOCABULARY[v].
+VOCABULARY: tuple[str, ...] = tuple(sorted(set(SENTENCE)))
+
+_STREAM = {"embedding": 0, "W_Q": 1, "W_K": 2, "W_V": 3}
+MAX_SEED = 2**32 - 1
+
+
+class Example(NamedTuple):
+    """A toy input and its weights.
+
+    Attributes
+    ----------
+    tokens : tuple of str, length n
+    X : ndarray, shape (n, d)
+    W_Q, W_K : ndarray, shape (d, d_k)
+    W_V : ndarray, shape (d, d_v)
+    """
+
+    tokens: tuple[str, ...]
+    X: np.ndarray
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    W_V: np.ndarray
+
+
+def tokens(n: int) -> tuple[str, ...]:
+    """The first `n` words of the built-in sentence (it repeats past its 64 words).
+
+    Examples
+    --------
+    >>> tokens(6)
+    ('the', 'cat', 'sat', 'on', 'the', 'mat')
+    """
+    n = as_size("n", n)
+    return tuple(SENTENCE[i % len(SENTENCE)] for i in range(n))
+
+
+def embedding_table(d: int = 8, seed: int = 0) -> np.ndarray:
+    """The seeded embedding table, one row of length `d` per word of VOCABULARY.
+
+    Entries are standard normal, so each coordinate of x_i has variance 1.
+
+    Returns
+    -------
+    ndarray, shape (len(VOCABULARY), d)
+    """
+    d = as_size("d", d)
+    seed = _as_seed(seed)
+    rng = np.random.default_rng([seed, _STREAM["embedding"]])
+    return rng.standard_normal((len(VOCABULARY), d))  # (V, d)
+
+
+def embed(words, table: np.ndarray) -> np.ndarray:
+    """Look each word up in `table`: row i of the result is the row of word i.
+
+    Returns
+    -------
+    ndarray, shape (n, d)
+    """
+    index = {word: v for v, word in enumerate(VOCABULARY)}
+    unknown = [w for w in words if w not in index]
+    if unknown:
+        raise ValueError(f"words not in the vocabulary: {unknown!r}; see attnlib.data.VOCABULARY")
+    return table[[index[w] for w in words]]  # (n,) lookups into (V, d) -> (n, d)
+
+
+def toy_example(n: int = 6, d: int = 8, d_k: int = 4, d_v: int | None = None, seed: int = 0) -> Example:
+    """A sentence of `n` tokens, its embedding X, and seeded W_Q, W_K, W_V.
+
+    The W have entries of variance 1/d, so each coordinate of q_i, k_i and
+    v_i has variance about 1, as with a well-initialised layer.
+
+    Parameters
+    ----------
+    n : int, default 6
+        Number of tokens, 1 or more (the 64-word sentence repeats past 64).
+    d : int, default 8
+        Embedding size.
+    d_k : int, default 4
+        Columns of W_Q and W_K.
+    d_v : int, optional
+        Columns of W_V; defaults to `d_k`.
+    seed : int, default 0
+        From 0 to 2**32 - 1. Same seed, same numbers.
+
+    Returns
+    -------
+    Example
+        ``(tokens, X, W_Q, W_K, W_V)``.
+
+    Examples
+    --------
+    >>> ex = toy_example(n=6, d=8, d_k=4)
+    >>> ex.tokens
+    ('the', 'cat', 'sat', 'on', 'the', 'mat')
+    >>> ex.X.shape, ex.W_Q.shape, ex.W_V.shape
+    ((6, 8), (8, 4), (8, 4))
+    >>> bool((ex.X[0] == ex.X[4]).all())      # "the" twice: the same row
+    True
+    """
+    n = as_size("n", n)
+    d = as_size("d", d)
+    d_k = as_size("d_k", d_k)
+    d_v = d_k if d_v is None else as_size("d_v", d_v)
+    seed = _as_seed(seed)
+    words = tokens(n)
+    X = embed(words, embedding_table(d, seed))  # (n, d)
+    scale = 1 / math.sqrt(d)
+    W_Q = scale * np.random.default_rng([seed, _STREAM["W_Q"]]).standard_normal((d, d_k))
+    W_K = scale * np.random.default_rng([seed, _STREAM["W_K"]]).standard_normal((d, d_k))
+    W_V = scale * np.random.default_rng([seed, _STREAM["W_V"]]).standard_normal((d, d_v))
+    return Example(words, X, W_Q, W_K, W_V)
+
+
+def _as_seed(seed) -> int:
+    return as_size("seed", seed, minimum=0, maximum=MAX_SEED)
