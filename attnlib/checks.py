@@ -110,12 +110,12 @@ def check_softmax(func: Callable) -> CheckResult:
     for k, (what, scores) in enumerate(cases):
         with np.errstate(all="ignore"):
             got, error = _call(name, func, scores.copy(), hint=hints[k])
-        if error:
+        if error is not None:
             return error
         if got is not None and not np.isfinite(np.asarray(got, dtype=float)).all():
             return _failed(name, f"on {what} your softmax gave nan or inf", hints[k])
         problem = _compare(name, got, softmax(scores), what, hints[k])
-        if problem:
+        if problem is not None:
             return problem
     return _passed(name, "passed on small scores and on scores of size 1000; "
                          "each row sums to 1")
