@@ -1,0 +1,42 @@
+"""Re-execute notebooks in place, each from a fresh kernel, top to bottom.
+
+    python tools/execute_notebooks.py                 # every notebook in notebooks/
+    python tools/execute_notebooks.py notebooks/03*.ipynb
+
+Run it (or `make notebooks`) after changing attnlib, so that the stored
+outputs, which nbval compares on every test run, match the code again.
+Cells tagged `raises-exception` may raise; any other error stops the run.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def execute(path: Path) -> float:
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    # kernel_name "python3" is the kernel of the interpreter running this
+    # script (ipykernel's own spec), i.e. the project's .venv.
+    NotebookClient(nb, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    nbformat.write(nb, path)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str]) -> int:
+    paths = [Path(p) for p in argv] or sorted((ROOT / "notebooks").glob("*.ipynb"))
+    for path in paths:
+        print(f"{path.name}: {execute(path):.1f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
