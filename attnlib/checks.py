@@ -88,7 +88,10 @@ def _compare(name: str, got, expected, what: str, hint: str = "", atol: float = 
     return None
 
 
-# --- 2.2.4: the weighted sum -------------------------------------------------
+# --- 2.1 and 2.2.1 ---
+
+
+# --- 2.2.2 to 2.2.4 ---
 
 def check_softmax(func: Callable) -> CheckResult:
     """Check a learner's row-wise softmax ``func(scores) -> weights``.
