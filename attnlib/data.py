@@ -22,7 +22,7 @@ SENTENCE: tuple[str, ...] = tuple(
     from the door while rain fell on the roof so every word in this line
     can look at every other word and decide which ones matter for its own
     meaning which is what attention does for each token in one step while
-    the cat sleeps on the mat""".split()
+    the cat sleeps on the warm mat""".split()
 )
 
 #: Sorted distinct words of SENTENCE: row v of the embedding table is word VOCABULARY[v].
@@ -91,7 +91,9 @@ def embed(words, table: np.ndarray) -> np.ndarray:
     return table[[index[w] for w in words]]  # (n,) lookups into (V, d) -> (n, d)
 
 
-def toy_example(n: int = 6, d: int = 8, d_k: int = 4, d_v: int | None = None, seed: int = 0) -> Example:
+def toy_example(
+    n: int = 6, d: int = 8, d_k: int = 4, d_v: int | None = None, seed: int = 0
+) -> Example:
     """A sentence of `n` tokens, its embedding X, and seeded W_Q, W_K, W_V.
 
     The W have entries of variance 1/d, so each coordinate of q_i, k_i and

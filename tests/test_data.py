@@ -1,0 +1,114 @@
+"""attnlib.data: the toy sentence, its embedding, and seeded weights."""
+
+import math
+
+import numpy as np
+import pytest
+
+import attnlib
+from attnlib import data
+
+
+def test_default_example_shapes_and_tokens():
+    ex = attnlib.toy_example()
+    assert ex.tokens == ("the", "cat", "sat", "on", "the", "mat")
+    assert ex.X.shape == (6, 8)
+    assert ex.W_Q.shape == ex.W_K.shape == ex.W_V.shape == (8, 4)
+
+
+def test_d_v_defaults_to_d_k_and_can_differ():
+    assert attnlib.toy_example(d_k=5).W_V.shape == (8, 5)
+    assert attnlib.toy_example(d_k=5, d_v=2).W_V.shape == (8, 2)
+
+
+@pytest.mark.parametrize("n", [1, 2, 63, 64, 65, 200])
+def test_any_length_gives_real_words(n):
+    ex = attnlib.toy_example(n=n)
+    assert len(ex.tokens) == n and ex.X.shape == (n, 8)
+    assert set(ex.tokens) <= set(data.VOCABULARY)
+    assert all(t.isalpha() for t in ex.tokens)
+
+
+def test_sentence_has_64_words_and_repeats():
+    assert len(data.SENTENCE) == 64
+    assert len(data.VOCABULARY) < len(data.SENTENCE)
+
+
+def test_repeated_word_gets_identical_row():
+    ex = attnlib.toy_example(n=64, d=16, seed=3)
+    for word in set(ex.tokens):
+        rows = ex.X[[i for i, t in enumerate(ex.tokens) if t == word]]
+        np.testing.assert_array_equal(rows, np.broadcast_to(rows[0], rows.shape))
+    # and distinct words get distinct rows
+    first = {t: i for i, t in reversed(list(enumerate(ex.tokens)))}
+    assert len({ex.X[i].tobytes() for i in first.values()}) == len(first)
+
+
+def test_X_is_the_embedding_table_lookup():
+    table = data.embedding_table(d=5, seed=2)
+    ex = attnlib.toy_example(n=10, d=5, seed=2)
+    for i, word in enumerate(ex.tokens):
+        np.testing.assert_array_equal(ex.X[i], table[data.VOCABULARY.index(word)])
+
+
+def test_same_seed_same_numbers_other_seed_other_numbers():
+    a, b = attnlib.toy_example(seed=11), attnlib.toy_example(seed=11)
+    c = attnlib.toy_example(seed=12)
+    for x, y, z in zip(a[1:], b[1:], c[1:], strict=True):
+        np.testing.assert_array_equal(x, y)
+        assert not np.allclose(x, z)
+
+
+def test_numbers_are_pinned_across_platforms_and_numpy_versions():
+    # Printed once and stored: if numpy's Generator stream ever changed, every
+    # notebook's numbers would change; this test says so first.
+    ex = attnlib.toy_example(seed=0)
+    np.testing.assert_allclose(ex.X[0, :4], [0.45168545, -0.37456802, -0.22066121, -0.52953046],
+                               rtol=1e-7)
+    np.testing.assert_allclose(ex.W_Q[0, :3], [0.03640457, -0.34666871, -0.28902223], rtol=1e-7)
+
+
+def test_changing_d_k_keeps_X_and_changing_d_v_keeps_W_Q():
+    a = attnlib.toy_example(d_k=4, d_v=4, seed=5)
+    b = attnlib.toy_example(d_k=9, d_v=4, seed=5)
+    c = attnlib.toy_example(d_k=4, d_v=2, seed=5)
+    np.testing.assert_array_equal(a.X, b.X)
+    np.testing.assert_array_equal(a.W_Q, c.W_Q)
+    np.testing.assert_array_equal(a.W_K, c.W_K)
+
+
+def test_weights_scaled_so_projections_have_unit_variance():
+    ex = attnlib.toy_example(n=64, d=256, d_k=64, seed=1)
+    assert ex.W_Q.std() == pytest.approx(1 / math.sqrt(256), rel=0.05)
+    Q = ex.X @ ex.W_Q
+    assert Q.var() == pytest.approx(1.0, rel=0.25)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "fragment"),
+    [
+        ({"n": 0}, ValueError, "n must be an integer >= 1, got 0"),
+        ({"d": -2}, ValueError, "d must be an integer >= 1, got -2"),
+        ({"d_k": 0}, ValueError, "d_k must be an integer >= 1, got 0"),
+        ({"d_v": 0}, ValueError, "d_v must be an integer >= 1, got 0"),
+        ({"n": 2.5}, TypeError, "n must be an integer, got 2.5"),
+        ({"d": "8"}, TypeError, "d must be an integer, got '8'"),
+        ({"d_k": True}, TypeError, "d_k must be an integer, got True"),
+        ({"seed": -1}, ValueError, "seed must be an integer from 0 to 4294967295, got -1"),
+        ({"seed": 1.0}, TypeError, "seed must be an integer, got 1.0"),
+        ({"seed": "0"}, TypeError, "seed must be an integer, got '0'"),
+    ],
+)
+def test_toy_example_bad_arguments(kwargs, error, fragment):
+    with pytest.raises(error, match=__import__("re").escape(fragment)):
+        attnlib.toy_example(**kwargs)
+
+
+def test_numpy_integers_are_accepted():
+    ex = attnlib.toy_example(n=np.int64(3), seed=np.uint8(2))
+    assert len(ex.tokens) == 3
+
+
+def test_embed_names_unknown_words():
+    with pytest.raises(ValueError, match="words not in the vocabulary: \\['zebra'\\]"):
+        data.embed(["the", "zebra"], data.embedding_table())

@@ -1,0 +1,101 @@
+"""Packaging: environment.yml in step with pyproject.toml, a light import, clean lint."""
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parent.parent
+REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(?:>=\s*([0-9][0-9.]*))?\s*(?:;.*)?$")
+
+
+def _parse(requirements):
+    """{'numpy': '1.24', ...} from strings like 'numpy>=1.24'."""
+    out = {}
+    for req in requirements:
+        match = REQUIREMENT.match(req)
+        assert match, f"cannot read requirement {req!r}: use 'name>=version'"
+        out[match[1].lower().replace("_", "-")] = match[2]
+    return out
+
+
+def _pyproject():
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def _conda():
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    packages = [d for d in env["dependencies"] if isinstance(d, str)]
+    pip = [d for d in env["dependencies"] if isinstance(d, dict)]
+    return env, _parse(packages), pip
+
+
+def test_environment_yml_lists_the_same_packages_and_lower_bounds():
+    project = _pyproject()
+    wanted = _parse(project["dependencies"] + project["optional-dependencies"]["notebook"])
+    env, conda, _ = _conda()
+    conda_python = conda.pop("python")
+    conda.pop("pip", None)
+    assert conda == wanted, (
+        "environment.yml and pyproject.toml (dependencies + [notebook]) differ:\n"
+        f"  only in environment.yml: { {k: v for k, v in conda.items() if wanted.get(k) != v} }\n"
+        f"  only in pyproject.toml:  { {k: v for k, v in wanted.items() if conda.get(k) != v} }"
+    )
+    assert f">={conda_python}" == project["requires-python"]
+    assert env["channels"] == ["conda-forge"]
+
+
+def test_environment_yml_installs_attnlib_itself():
+    _, _, pip = _conda()
+    assert pip and "-e ." in pip[0]["pip"], "environment.yml must pip-install the project (-e .)"
+
+
+def test_parser_catches_a_drifted_bound():
+    # the comparison above is only worth something if a changed bound shows up
+    assert _parse(["numpy>=1.24"]) != _parse(["numpy>=1.25"])
+    assert _parse(["numpy"]) != _parse(["numpy>=1.24"])
+
+
+def test_import_attnlib_stays_light():
+    code = (
+        "import sys, attnlib\n"
+        "heavy = [m for m in ('matplotlib', 'ipywidgets', 'IPython') if m in sys.modules]\n"
+        "print(','.join(heavy))\n"
+        "attnlib.self_attention(*attnlib.toy_example()[1:])\n"
+        "assert 'matplotlib' not in sys.modules\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "", f"import attnlib loaded {result.stdout.strip()}"
+
+
+def test_plotting_loads_when_first_used():
+    code = "import sys, attnlib\nattnlib.plotting\nprint('matplotlib' in sys.modules)\n"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "True"
+
+
+def test_unknown_attribute_is_an_attribute_error():
+    import attnlib
+
+    with pytest.raises(AttributeError, match="no attribute 'nonexistent'"):
+        attnlib.nonexistent  # noqa: B018
+
+
+def test_ruff_is_clean():
+    # ruff comes with the test extras, next to this interpreter
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
+    assert ruff, "ruff not found beside the interpreter: install the test extras (make test)"
+    result = subprocess.run([ruff, "check", "--quiet", str(ROOT)], capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
