@@ -89,6 +89,241 @@ def _compare(name: str, got, expected, what: str, hint: str = "", atol: float = 
 
 
 # --- 2.1 and 2.2.1 ---
+# Imports sit inside the functions so that this section stays self-contained
+# (the module's import block is shared with the other section).
+
+
+def _two_sequences():
+    """Fixed test input for the 2.1 checks: n_q = 3, n_kv = 5, d = 6, d_k = 4, d_v = 2."""
+    rng = np.random.default_rng(21)
+    X_q = rng.standard_normal((3, 6))  # (n_q, d)
+    X_kv = rng.standard_normal((5, 6))  # (n_kv, d)
+    W_Q, W_K = rng.standard_normal((2, 6, 4)) / np.sqrt(6)  # (d, d_k) each
+    W_V = rng.standard_normal((6, 2)) / np.sqrt(6)  # (d, d_v)
+    return X_q, X_kv, W_Q, W_K, W_V
+
+
+def check_cross_scores(func: Callable) -> CheckResult:
+    """Check a learner's ``func(X_q, X_kv, W_Q, W_K) -> scores`` for general attention.
+
+    Queries come from `X_q` (n_q rows) and keys from `X_kv` (n_kv rows), so
+    the answer must be the (n_q, n_kv) matrix ``(X_q W_Q)(X_kv W_K)ᵀ / √d_k``,
+    equal to ``attnlib.attention(...).scores``. Typical slips (keys taken from
+    `X_q`, the matrix transposed, no scaling, dividing by d_k) get their own hint.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(X_q, X_kv, W_Q, W_K)`` with X_q (n_q, d), X_kv (n_kv, d),
+        W_Q and W_K (d, d_k); returns an array of shape (n_q, n_kv).
+
+    Returns
+    -------
+    CheckResult
+        Truthy when the scores match.
+
+    Examples
+    --------
+    >>> check_cross_scores(lambda X_q, X_kv, W_Q, W_K: (X_q @ W_Q) @ (X_kv @ W_K).T)
+    ✗ check_cross_scores: your scores are Q Kᵀ without the scaling
+      Hint: divide by √d_k, the square root of the number of columns of W_Q
+    """
+    from .core import attention
+
+    name = "check_cross_scores"
+    X_q, X_kv, W_Q, W_K, W_V = _two_sequences()
+    n_q, n_kv, d_k = len(X_q), len(X_kv), W_Q.shape[1]
+    got, error = _call(name, func, X_q.copy(), X_kv.copy(), W_Q.copy(), W_K.copy(),
+                       hint="queries are X_q @ W_Q, keys are X_kv @ W_K")
+    if error is not None:
+        return error
+    if got is None:
+        return _failed(name, "your function returned None", "did you forget a `return`?")
+    got = np.asarray(got, dtype=float)
+    expected = attention(X_q, X_kv, W_Q, W_K, W_V).scores  # (n_q, n_kv)
+    what = f"n_q = {n_q} queries and n_kv = {n_kv} keys"
+    if got.shape == (n_kv, n_q):
+        return _failed(name, f"for {what} you returned shape {got.shape}, the transpose of "
+                             f"({n_q}, {n_kv})",
+                       "one row per query: scores = Q @ K.T, not K @ Q.T")
+    if got.shape in {(n_q, n_q), (n_kv, n_kv)} and got.shape != expected.shape:
+        return _failed(name, f"for {what} you returned shape {got.shape}, expected "
+                             f"({n_q}, {n_kv})",
+                       "queries come from X_q but keys from X_kv: K = X_kv @ W_K")
+    if got.shape == expected.shape and np.isfinite(got).all():
+        if np.allclose(got, expected * np.sqrt(d_k)):
+            return _failed(name, "your scores are Q Kᵀ without the scaling",
+                           "divide by √d_k, the square root of the number of columns of W_Q")
+        if np.allclose(got, expected / np.sqrt(d_k)):
+            return _failed(name, "your scores are divided by d_k instead of √d_k",
+                           "use np.sqrt(d_k): the chapter scales by the square root")
+    problem = _compare(name, got, expected, what,
+                       "scores = (X_q @ W_Q) @ (X_kv @ W_K).T / np.sqrt(d_k)")
+    if problem is not None:
+        return problem
+    return _passed(name, f"passed: {n_q} queries against {n_kv} keys give a "
+                         f"({n_q}, {n_kv}) score matrix, scaled by √d_k")
+
+
+def check_permutation(func: Callable) -> CheckResult:
+    """Check a learner's ``func(Z, perm) -> Z_new``: the outputs after reordering the tokens.
+
+    If the tokens are reordered, ``X_new = X[perm]``, self-attention gives
+    ``Z_new = Z[perm]``: every output moves with its token and nothing else
+    changes. The check runs self-attention on the reordered input itself and
+    compares it with the learner's prediction, for a permutation that is not
+    its own inverse (so that ``Z[perm]`` and its inverse differ).
+
+    Parameters
+    ----------
+    func : callable
+        ``func(Z, perm)`` with Z (n, d_v) and perm a permutation of
+        ``range(n)`` (an int array); returns an array of shape (n, d_v).
+
+    Returns
+    -------
+    CheckResult
+
+    Examples
+    --------
+    >>> check_permutation(lambda Z, perm: Z)
+    ✗ check_permutation: your prediction is the old Z, unchanged
+      Hint: the outputs move with their tokens: row i of the new Z belongs to token perm[i]
+    """
+    from .core import self_attention
+
+    name = "check_permutation"
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((5, 6))  # (n, d)
+    W_Q, W_K, W_V = rng.standard_normal((3, 6, 4)) / np.sqrt(6)  # (d, d_k) each
+    Z = self_attention(X, W_Q, W_K, W_V).Z  # (n, d_v)
+    perm = np.array([1, 2, 0, 4, 3])  # a 3-cycle and a swap: not its own inverse
+    got, error = _call(name, func, Z.copy(), perm.copy(),
+                       hint="row i of X[perm] is token perm[i]")
+    if error is not None:
+        return error
+    expected = self_attention(X[perm], W_Q, W_K, W_V).Z  # attention run on the new order
+    if got is not None and np.shape(got) == Z.shape:
+        got = np.asarray(got, dtype=float)
+        if np.allclose(got, Z) and not np.allclose(Z, expected):
+            return _failed(name, "your prediction is the old Z, unchanged",
+                           "the outputs move with their tokens: row i of the new Z "
+                           "belongs to token perm[i]")
+        if np.allclose(got, Z[np.argsort(perm)]):
+            return _failed(name, "your rows are reordered the wrong way round "
+                                 "(by the inverse permutation)",
+                           "X_new = X[perm], so the new outputs are indexed the same way")
+    problem = _compare(name, got, expected, f"perm = {perm.tolist()}",
+                       "index the rows of Z with perm")
+    if problem is not None:
+        return problem
+    return _passed(name, f"passed: for perm = {perm.tolist()}, self-attention on X[perm] "
+                         "gives exactly your prediction")
+
+
+def check_embedding_lookup(func: Callable) -> CheckResult:
+    """Check a learner's ``func(words, table) -> X``: look each word up in the table.
+
+    Row v of `table` is the vector of ``attnlib.data.VOCABULARY[v]``, so row
+    i of X must be the row of the i-th word; the answer must equal
+    ``attnlib.data.embed(words, table)``, shape (n, d).
+
+    Parameters
+    ----------
+    func : callable
+        ``func(words, table)`` with words a tuple of n strings and table of
+        shape (len(VOCABULARY), d); returns an array of shape (n, d).
+
+    Returns
+    -------
+    CheckResult
+
+    Examples
+    --------
+    >>> check_embedding_lookup(lambda words, table: table[: len(words)])
+    ✗ check_embedding_lookup: you returned the first 7 rows of the table, not the rows of the 7 words
+      Hint: row v of the table belongs to VOCABULARY[v]: find each word's index with VOCABULARY.index(word)
+    """  # noqa: E501
+    from .data import VOCABULARY, embed, embedding_table
+
+    name = "check_embedding_lookup"
+    words = ("sat", "on", "the", "mat", "because", "the", "cat")  # "the" twice
+    table = embedding_table(d=5, seed=7)  # (V, d)
+    n, d = len(words), table.shape[1]
+    hint = "row v of the table belongs to VOCABULARY[v]: find each word's index with " \
+           "VOCABULARY.index(word)"
+    got, error = _call(name, func, words, table.copy(), hint=hint)
+    if error is not None:
+        return error
+    expected = embed(words, table)  # (n, d)
+    if got is not None and np.shape(got) == (d, n):
+        return _failed(name, f"you returned shape {np.shape(got)}, the transpose of ({n}, {d})",
+                       "one row per token: X has shape (n, d)")
+    if got is not None and np.shape(got) == (n, d) and np.allclose(got, table[:n]):
+        return _failed(name, f"you returned the first {n} rows of the table, not the rows "
+                             f"of the {n} words", hint)
+    what = f"the words {' '.join(words)!r} (vocabulary of {len(VOCABULARY)} words, d = {d})"
+    problem = _compare(name, got, expected, what, hint)
+    if problem is not None:
+        return problem
+    return _passed(name, f"passed: {n} words looked up, X has shape ({n}, {d}), "
+                         "and the two 'the' rows are identical")
+
+
+def check_one_hot(func: Callable) -> CheckResult:
+    """Check a learner's ``func(words) -> H``: one-hot rows, so that H @ table is X.
+
+    Row i of H has a single 1, in the column of the i-th word's index in
+    ``VOCABULARY``; then ``H @ table`` equals ``embed(words, table)`` for any
+    table, which shows that looking up an embedding is a matrix product.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(words)`` with words a tuple of n strings; returns an array of
+        shape (n, len(VOCABULARY)).
+
+    Returns
+    -------
+    CheckResult
+
+    Examples
+    --------
+    >>> from attnlib.solutions import my_one_hot
+    >>> check_one_hot(my_one_hot)
+    ✓ check_one_hot: passed: H has shape (5, 45), one 1 per row, and H @ table equals the lookup
+    """
+    from .data import VOCABULARY, embed, embedding_table
+
+    name = "check_one_hot"
+    words = ("it", "was", "warm", "it", "was")
+    n, size = len(words), len(VOCABULARY)
+    hint = ("start from np.zeros((len(words), len(VOCABULARY))) and set "
+            "H[i, VOCABULARY.index(w)] = 1")
+    got, error = _call(name, func, words, hint=hint)
+    if error is not None:
+        return error
+    if got is None:
+        return _failed(name, "your function returned None", "did you forget a `return`?")
+    H = np.asarray(got, dtype=float)
+    if H.shape == (size, n):
+        return _failed(name, f"you returned shape {H.shape}, the transpose of ({n}, {size})",
+                       "one row per word, one column per vocabulary entry")
+    if H.shape != (n, size):
+        return _failed(name, f"you returned shape {H.shape}, expected ({n}, {size}): "
+                             f"{n} words by {size} vocabulary entries", hint)
+    ones_per_row = (H == 1).sum(axis=1)
+    if not (np.isin(H, (0.0, 1.0)).all() and (ones_per_row == 1).all()):
+        bad = int(np.argmax(~(ones_per_row == 1) | ~np.isin(H, (0.0, 1.0)).all(axis=1)))
+        return _failed(name, f"row {bad} ({words[bad]!r}) is not one-hot: it should hold "
+                             "a single 1 and zeros elsewhere", hint)
+    table = embedding_table(d=3, seed=1)  # (V, d)
+    problem = _compare(name, H @ table, embed(words, table),  # (n, V) @ (V, d) -> (n, d)
+                       "H @ table", "the 1 goes in column VOCABULARY.index(word)")
+    if problem is not None:
+        return problem
+    return _passed(name, f"passed: H has shape ({n}, {size}), one 1 per row, "
+                         "and H @ table equals the lookup")
 
 
 # --- 2.2.2 to 2.2.4 ---

@@ -11,6 +11,37 @@ import numpy as np
 # --- 2.1 and 2.2.1 ---
 
 
+def my_cross_scores(X_q, X_kv, W_Q, W_K):
+    """Scores of general attention: queries from X_q, keys from X_kv (checks.check_cross_scores)."""
+    Q = X_q @ W_Q  # (n_q, d) @ (d, d_k) -> (n_q, d_k)
+    K = X_kv @ W_K  # (n_kv, d) @ (d, d_k) -> (n_kv, d_k)
+    d_k = Q.shape[1]
+    return Q @ K.T / np.sqrt(d_k)  # (n_q, d_k) @ (d_k, n_kv) -> (n_q, n_kv)
+
+
+def predict_permuted(Z, perm):
+    """Outputs of self-attention on X[perm]: each z_i moves with its token (check_permutation)."""
+    return np.asarray(Z)[perm]  # row i of the new Z is the old row perm[i]
+
+
+def my_embed(words, table):
+    """Row i is the table row of the i-th word (checks.check_embedding_lookup)."""
+    from .data import VOCABULARY
+
+    rows = [VOCABULARY.index(word) for word in words]  # n indices into the vocabulary
+    return np.asarray(table)[rows]  # (V, d) indexed by n rows -> (n, d)
+
+
+def my_one_hot(words):
+    """One-hot rows: H[i, v] = 1 when words[i] is VOCABULARY[v] (checks.check_one_hot)."""
+    from .data import VOCABULARY
+
+    H = np.zeros((len(words), len(VOCABULARY)))  # (n, V)
+    for i, word in enumerate(words):
+        H[i, VOCABULARY.index(word)] = 1.0
+    return H
+
+
 # --- 2.2.2 to 2.2.4 ---
 
 
