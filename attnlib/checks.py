@@ -351,9 +351,263 @@ def check_softmax(func: Callable) -> CheckResult:
         if error is not None:
             return error
         if got is not None and not np.isfinite(np.asarray(got, dtype=float)).all():
-            return _failed(name, f"on {what} your softmax gave nan or inf", hints[k])
+            return _failed(name, f"on {what} your softmax gave nan (or inf)", hints[k])
         problem = _compare(name, got, softmax(scores), what, hints[k])
         if problem is not None:
             return problem
     return _passed(name, "passed on small scores and on scores of size 1000; "
                          "each row sums to 1")
+
+
+def _case(seed: int, *shapes: tuple[int, ...]) -> list[np.ndarray]:
+    # fixed test inputs: the same numbers on every machine (PCG64 normals)
+    rng = np.random.default_rng([2024, seed])
+    return [rng.standard_normal(shape) for shape in shapes]
+
+
+def _close(got, expected) -> bool:
+    got = np.asarray(got, dtype=float)
+    return got.shape == np.shape(expected) and bool(np.allclose(got, expected, atol=1e-8))
+
+
+def _as_array(value):
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return None
+
+
+def check_qkv(func: Callable) -> CheckResult:
+    """Check ``func(X, W_Q, W_K, W_V) -> (Q, K, V)``, the three projections of 2.2.2.
+
+    Rows are tokens: ``Q = X @ W_Q`` has shape (n, d_k), ``V = X @ W_V`` has
+    shape (n, d_v). The test uses n = 5, d = 6, d_k = 3, d_v = 2, so that a
+    transposed or mixed-up answer shows in its shape.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(X, W_Q, W_K, W_V)`` with X of shape (n, d), W_Q and W_K of
+        shape (d, d_k), W_V of shape (d, d_v); returns the tuple (Q, K, V).
+
+    Returns
+    -------
+    CheckResult
+        Passed, or what went wrong and a hint.
+    """
+    name = "check_qkv"
+    X, W_Q, W_K, W_V = _case(1, (5, 6), (6, 3), (6, 3), (6, 2))
+    rows_hint = ("rows are tokens: Q = X @ W_Q, K = X @ W_K, V = X @ W_V, "
+                 "shape (n, d) @ (d, d_k) -> (n, d_k)")
+    got, error = _call(name, func, X.copy(), W_Q.copy(), W_K.copy(), W_V.copy(),
+                       hint="with W_Q of shape (d, d_k), W_Q @ x_i does not fit; "
+                            "rows are tokens, so write X @ W_Q")
+    if error is not None:
+        return error
+    if got is None:
+        return _failed(name, "your function returned None", "end with `return Q, K, V`")
+    if not isinstance(got, (tuple, list)) or len(got) != 3:
+        return _failed(name, f"expected three arrays (Q, K, V), got {type(got).__name__}",
+                       "end with `return Q, K, V`")
+    W = {"W_Q": W_Q, "W_K": W_K, "W_V": W_V}
+    for label, mat, own in zip("QKV", got, ("W_Q", "W_K", "W_V"), strict=True):
+        expected = X @ W[own]  # (n, d) @ (d, m) -> (n, m)
+        arr = _as_array(mat)
+        if arr is not None and _close(arr, expected.T):
+            return _failed(name, f"your {label} is transposed: shape {arr.shape}, expected "
+                                 f"{expected.shape} (one row per token)", rows_hint)
+        for other in W:
+            if other != own and arr is not None and _close(arr, X @ W[other]):
+                return _failed(name, f"your {label} equals X @ {other}",
+                               f"each projection has its own matrix: {label} = X @ {own}")
+        problem = _compare(name, mat, expected, f"{label} (n = 5, d = 6, d_k = 3, d_v = 2)",
+                           rows_hint)
+        if problem is not None:
+            return problem
+    return _passed(name, "Q, K and V match X @ W_Q, X @ W_K, X @ W_V "
+                         "(shapes (5, 3), (5, 3), (5, 2))")
+
+
+def check_column_form(func: Callable) -> CheckResult:
+    """Check ``func(X_cols, W_Q) -> Q_cols``: the queries with tokens as columns.
+
+    In the column convention token i is column i of ``X_cols`` (shape (d, n))
+    and q_i = W_Qᵀ x_i, so ``Q_cols = W_Q.T @ X_cols`` has shape (d_k, n): the
+    transpose of the row form ``X @ W_Q``.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(X_cols, W_Q)`` with X_cols of shape (d, n) and W_Q of shape (d, d_k).
+
+    Returns
+    -------
+    CheckResult
+        Passed, or what went wrong and a hint.
+    """
+    name = "check_column_form"
+    X, W_Q = _case(2, (5, 6), (6, 3))
+    X_cols = X.T  # (d, n): token i is column i
+    expected = W_Q.T @ X_cols  # (d_k, d) @ (d, n) -> (d_k, n)
+    hint = ("W_Q has shape (d, d_k), so W_Q @ x_i does not fit; its transpose does: "
+            "W_Q.T @ X_cols, shape (d_k, d) @ (d, n) -> (d_k, n)")
+    got, error = _call(name, func, X_cols.copy(), W_Q.copy(), hint=hint)
+    if error is not None:
+        return error
+    arr = _as_array(got)
+    if arr is not None and _close(arr, expected.T):
+        return _failed(name, f"you returned the row form, shape {arr.shape}; the column form "
+                             f"has one column per token, shape {expected.shape}", hint)
+    problem = _compare(name, got, expected, "X_cols of shape (6, 5) and W_Q of shape (6, 3)",
+                       hint)
+    if problem is not None:
+        return problem
+    return _passed(name, "W_Q.T @ X_cols is (X @ W_Q).T: the same numbers, transposed")
+
+
+def check_scores(func: Callable) -> CheckResult:
+    """Check ``func(Q, K) -> scores`` with ``scores[i, j] = q_i . k_j / sqrt(d_k)``.
+
+    Tested on 4 tokens with d_k = 9 (so dividing by d_k, by 2 or not at all
+    is told apart from dividing by √d_k = 3), then on 3 queries and 5 keys.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(Q, K)`` with Q of shape (n_q, d_k) and K of shape (n_kv, d_k);
+        returns shape (n_q, n_kv).
+
+    Returns
+    -------
+    CheckResult
+        Passed, or what went wrong and a hint.
+    """
+    name = "check_scores"
+    hint = "score_ij = q_i . k_j / √d_k, i.e. Q @ K.T / np.sqrt(d_k) with d_k = Q.shape[1]"
+    cases = [("4 tokens with d_k = 9", *_case(3, (4, 9), (4, 9))),
+             ("3 queries and 5 keys with d_k = 4", *_case(4, (3, 4), (5, 4)))]
+    for what, Q, K in cases:
+        d_k = Q.shape[1]
+        raw = Q @ K.T  # (n_q, d_k) @ (d_k, n_kv) -> (n_q, n_kv)
+        expected = raw / np.sqrt(d_k)
+        got, error = _call(name, func, Q.copy(), K.copy(), hint=hint)
+        if error is not None:
+            return error
+        arr = _as_array(got)
+        if arr is not None and arr.shape == (d_k, d_k) and arr.shape != expected.shape:
+            return _failed(name, f"for {what} you returned shape {arr.shape}, (d_k, d_k); "
+                                 f"expected {expected.shape}, (n_q, n_kv)",
+                           "the scores pair tokens, not coordinates: Q @ K.T, not Q.T @ K")
+        if arr is not None and _close(arr, expected.T):
+            return _failed(name, f"for {what} your matrix is transposed: row i must hold "
+                                 "the scores of query i", "Q @ K.T, not K @ Q.T")
+        if arr is not None and arr.shape == raw.shape and np.isfinite(arr).all():
+            overlap = float(np.sum(raw * arr))
+            scale = float(np.sum(raw * raw)) / overlap if overlap > 0 else 0.0
+            if scale > 0 and not np.isclose(scale, np.sqrt(d_k)) and _close(arr, raw / scale):
+                if np.isclose(scale, 1.0):
+                    said = "you did not scale: these are the raw q_i . k_j"
+                elif np.isclose(scale, d_k):
+                    said = f"you divided by d_k = {d_k}"
+                else:
+                    said = f"you divided by {scale:.4g}"
+                return _failed(name, f"for {what}, {said}; divide by √d_k = "
+                                     f"{np.sqrt(d_k):.4g}", hint)
+        problem = _compare(name, got, expected, what, hint)
+        if problem is not None:
+            return problem
+    return _passed(name, "matches Q @ K.T / √d_k for 4 × 4 and 3 × 5 score matrices")
+
+
+def check_row_entropy(func: Callable) -> CheckResult:
+    """Check ``func(weights) -> entropy``: ``H_i = -sum_j alpha_ij log(alpha_ij)`` per row.
+
+    Natural logarithm, and ``0 log 0`` counts as 0, so a one-hot row has
+    entropy 0 and a uniform row over n keys has entropy log(n).
+
+    Parameters
+    ----------
+    func : callable
+        ``func(weights)`` with weights of shape (n_q, n_kv), rows summing to 1;
+        returns shape (n_q,).
+
+    Returns
+    -------
+    CheckResult
+        Passed, or what went wrong and a hint.
+    """
+    name = "check_row_entropy"
+    weights = np.array([[0.25, 0.25, 0.25, 0.25],
+                        [1.0, 0.0, 0.0, 0.0],
+                        [0.7, 0.1, 0.1, 0.1]])
+    p = np.where(weights > 0, weights, 1.0)  # log 1 = 0 stands in for 0 log 0
+    expected = -(weights * np.log(p)).sum(axis=1)  # (n_q,)
+    hint = "H_i = -Σ_j α_ij ln α_ij along each row (axis=1), with 0·ln 0 = 0"
+    with np.errstate(all="ignore"):
+        got, error = _call(name, func, weights.copy(), hint=hint)
+    if error is not None:
+        return error
+    arr = _as_array(got)
+    what = "rows uniform, one-hot and (0.7, 0.1, 0.1, 0.1)"
+    if arr is not None and arr.shape == expected.shape:
+        if not np.isfinite(arr[1]) and np.isfinite(arr[[0, 2]]).all():
+            return _failed(name, "the one-hot row (1, 0, 0, 0) gave nan: 0 * log 0",
+                           "0·ln 0 counts as 0: take the log only where α > 0, e.g. "
+                           "np.log(np.where(weights > 0, weights, 1.0))")
+        if _close(arr, expected / np.log(2)):
+            return _failed(name, "you used log base 2", "use the natural log, np.log")
+        if _close(arr, -expected):
+            return _failed(name, "your entropies are negative", "H_i = -Σ_j α_ij ln α_ij: "
+                                                                "mind the minus sign")
+    if arr is not None and arr.shape == (weights.shape[1],):
+        return _failed(name, f"you returned shape {arr.shape}, one value per column; "
+                             f"expected {expected.shape}, one per row (query)",
+                       "sum along each row: axis=1 (or axis=-1)")
+    problem = _compare(name, got, expected, what, hint)
+    if problem is not None:
+        return problem
+    return _passed(name, "uniform row ln 4 = 1.386, one-hot row 0, and the mixed row agree")
+
+
+def check_weighted_sum(func: Callable) -> CheckResult:
+    """Check ``func(weights, V) -> Z`` with ``z_i = sum_j alpha_ij v_j``.
+
+    Tested on a 4 × 4 weight matrix with d_v = 3, then on 3 queries and 5
+    keys with d_v = 2.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(weights, V)`` with weights of shape (n_q, n_kv) (rows sum to 1)
+        and V of shape (n_kv, d_v); returns Z of shape (n_q, d_v).
+
+    Returns
+    -------
+    CheckResult
+        Passed, or what went wrong and a hint.
+    """
+    name = "check_weighted_sum"
+    hint = ("z_i = Σ_j α_ij v_j: row i of the weights mixes the rows of V, i.e. weights @ V, "
+            "shape (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)")
+    cases = []
+    for seed, what, n_q, n_kv, d_v in ((5, "4 tokens with d_v = 3", 4, 4, 3),
+                                       (6, "3 queries, 5 keys and d_v = 2", 3, 5, 2)):
+        S, V = _case(seed, (n_q, n_kv), (n_kv, d_v))
+        cases.append((what, softmax(S), V))
+    for what, weights, V in cases:
+        expected = weights @ V  # (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)
+        got, error = _call(name, func, weights.copy(), V.copy(), hint=hint)
+        if error is not None:
+            return error
+        arr = _as_array(got)
+        square = weights.shape[0] == weights.shape[1]
+        if arr is not None and square and _close(arr, weights.T @ V):
+            return _failed(name, f"for {what} you mixed with the columns of the weights "
+                                 "(weights.T @ V)", hint)
+        if arr is not None and _close(arr, softmax(weights) @ V):
+            return _failed(name, f"for {what} you applied softmax to the weights again",
+                           "the weights already sum to 1 along each row: use them as they are")
+        problem = _compare(name, got, expected, what, hint)
+        if problem is not None:
+            return problem
+    return _passed(name, "Z = weights @ V for a 4 × 4 and a 3 × 5 weight matrix")

@@ -51,3 +51,34 @@ def my_softmax(scores):
     shifted = scores - scores.max(axis=-1, keepdims=True)  # (n, m), each row's max is 0
     e = np.exp(shifted)
     return e / e.sum(axis=-1, keepdims=True)  # each row sums to 1
+
+
+def my_qkv(X, W_Q, W_K, W_V):
+    """The three projections of 2.2.2, rows as tokens (checks.check_qkv)."""
+    Q = X @ W_Q  # (n, d) @ (d, d_k) -> (n, d_k)
+    K = X @ W_K  # (n, d) @ (d, d_k) -> (n, d_k)
+    V = X @ W_V  # (n, d) @ (d, d_v) -> (n, d_v)
+    return Q, K, V
+
+
+def my_column_form(X_cols, W_Q):
+    """Queries with tokens as columns: q_i = W_Qᵀ x_i (checks.check_column_form)."""
+    return W_Q.T @ X_cols  # (d_k, d) @ (d, n) -> (d_k, n)
+
+
+def my_scores(Q, K):
+    """score_ij = q_i . k_j / sqrt(d_k) for every pair (checks.check_scores)."""
+    d_k = Q.shape[1]
+    return Q @ K.T / np.sqrt(d_k)  # (n_q, d_k) @ (d_k, n_kv) -> (n_q, n_kv)
+
+
+def my_row_entropy(weights):
+    """H_i = -sum_j alpha_ij ln alpha_ij, with 0 ln 0 = 0 (checks.check_row_entropy)."""
+    weights = np.asarray(weights, dtype=float)
+    logs = np.log(np.where(weights > 0, weights, 1.0))  # ln 1 = 0 where alpha = 0
+    return -(weights * logs).sum(axis=-1)  # (n_q, n_kv) -> (n_q,)
+
+
+def my_weighted_sum(weights, V):
+    """z_i = sum_j alpha_ij v_j for every query (checks.check_weighted_sum)."""
+    return weights @ V  # (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)
