@@ -24,6 +24,26 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_attention.py
 	$(BIN)/python benchmarks/bench_explorer.py
 
+# The classroom page: the explorers, large, without code (Voila), on this machine only.
+PRESENT_PORT ?= 8866
+present: $(VENV)/.installed-notebook
+	@echo "Classroom page: http://127.0.0.1:$(PRESENT_PORT)/  (Ctrl-C stops it)"
+	$(BIN)/voila notebooks/classroom.ipynb --no-browser --Voila.ip=127.0.0.1 \
+	    --port=$(PRESENT_PORT) --theme=light $(PRESENT_ARGS)
+
+# The library's tests against the oldest numpy, matplotlib and ipywidgets we claim to
+# support (the lower bounds in pyproject.toml), in a venv of their own.
+OLDEST := .venv-oldest
+test-oldest: requirements/oldest.txt
+	test -x $(OLDEST)/bin/python || $(PYTHON) -m venv $(OLDEST)
+	$(OLDEST)/bin/python -m pip install --quiet -c requirements/oldest.txt -e . \
+	    pytest hypothesis pyyaml "tomli; python_version < '3.11'"
+	$(OLDEST)/bin/python -m pytest -o addopts="-p no:cacheprovider" tests \
+	    --ignore=tests/browser --deselect tests/test_packaging.py::test_ruff_is_clean
+	$(OLDEST)/bin/python -c "import numpy, matplotlib, ipywidgets; \
+	    print('tested with numpy', numpy.__version__, 'matplotlib', matplotlib.__version__, \
+	          'ipywidgets', ipywidgets.__version__)"
+
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 
@@ -42,4 +62,4 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/.created
 	touch $@ $(VENV)/.installed-notebook
 
 clean:
-	rm -rf $(VENV) test-artifacts build *.egg-info
+	rm -rf $(VENV) $(OLDEST) test-artifacts build *.egg-info
