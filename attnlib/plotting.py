@@ -1,0 +1,684 @@
+"""Heatmaps of the chapter's matrices (matplotlib, object-oriented API only).
+
+One helper, :func:`heatmap`, draws every matrix of the notebooks on the axes
+it is given and returns the :class:`~matplotlib.image.AxesImage`. The
+``plot_*`` functions build whole static figures from :class:`Panel`s with a
+fixed layout, the same layout the explorers redraw in place. Figures are
+plain :class:`matplotlib.figure.Figure` objects on an Agg canvas, never
+registered with pyplot, so a notebook shows each one once, as PNG.
+
+Colours mean the same thing everywhere: scores and other signed matrices use
+a diverging map centred on 0 with symmetric limits (``RdBu_r``), weights a
+sequential map fixed to [0, 1] (``viridis``); both are colourblind-safe.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from matplotlib import colormaps
+from matplotlib.artist import Artist
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties, findfont, get_font
+from matplotlib.image import AxesImage
+from matplotlib.patches import PathPatch
+from matplotlib.path import Path
+from matplotlib.ticker import FixedLocator, MaxNLocator
+
+from ._validate import as_matrix
+from .core import Attention
+
+__all__ = [
+    "KINDS",
+    "SIZES",
+    "CellValues",
+    "Panel",
+    "StaticFigure",
+    "attention_panels",
+    "draw_panels",
+    "embedding_panels",
+    "heatmap",
+    "plot_attention",
+    "plot_embedding",
+    "plot_panels",
+    "plot_qkv",
+    "plot_scaling",
+    "qkv_panels",
+    "scaling_panels",
+    "symmetric_limit",
+    "update_heatmap",
+]
+
+#: kind -> (colormap, how the colour limits are set)
+KINDS = {
+    "diverging": ("RdBu_r", "symmetric limits around 0 that follow the data, in nice steps"),
+    "weights": ("viridis", "fixed to [0, 1]"),
+    "sequential": ("viridis", "the data's minimum and maximum"),
+}
+
+#: size -> geometry in inches and points: heatmap box side, base font size, dpi.
+#: "large" is for a 1080p projector: a 32-token heatmap about 640 px high.
+SIZES = {
+    "normal": {"box": 3.8, "font": 10.0, "dpi": 100},
+    "large": {"box": 6.4, "font": 17.0, "dpi": 100},
+}
+
+MAX_VALUES_N = 8  # cell values are written when both sides of the matrix are at most this
+
+
+def check_size(size: str) -> str:
+    """Return `size` if it is one of SIZES, else raise a ValueError naming the choices."""
+    if not isinstance(size, str) or size not in SIZES:
+        raise ValueError(f"size must be one of {sorted(SIZES)}, got {size!r}")
+    return size
+
+
+def check_kind(kind: str) -> str:
+    """Return `kind` if it is one of KINDS, else raise a ValueError naming the choices."""
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise ValueError(f"kind must be one of {sorted(KINDS)}, got {kind!r}")
+    return kind
+
+
+_STEPS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+
+
+def symmetric_limit(matrix) -> float:
+    """The smallest 'nice' number (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of 10) >= max |matrix|.
+
+    Diverging heatmaps use ``(-limit, limit)``, so 0 is always the middle
+    colour, and the colorbar only changes when the data crosses a step.
+
+    Examples
+    --------
+    >>> symmetric_limit([[0.3, -1.7]]), symmetric_limit([[12.0]]), symmetric_limit([[0.0]])
+    (2.0, 15.0, 1.0)
+    """
+    top = float(np.max(np.abs(matrix)))
+    if not top > 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(top))
+    for step in _STEPS:
+        if step * power >= top * (1 - 1e-12):
+            return step * power
+    return 10.0 * power  # pragma: no cover
+
+
+def _limits(kind: str, matrix: np.ndarray) -> tuple[float, float]:
+    if kind == "weights":
+        return 0.0, 1.0
+    if kind == "diverging":
+        top = symmetric_limit(matrix)
+        return -top, top
+    low, high = float(matrix.min()), float(matrix.max())
+    return (low, high) if high > low else (low - 0.5, high + 0.5)
+
+
+def format_value(value: float) -> str:
+    """A cell value in at most 5 characters, with a true minus sign: ``0.25``, ``−1.30``, ``12.5``."""
+    size = abs(value)
+    text = f"{value:.2f}" if size < 9.995 else f"{value:.1f}" if size < 99.95 else f"{value:.0f}"
+    return text.replace("-", "\u2212")
+
+
+class CellValues(Artist):
+    """The value of each cell of a heatmap, written in its middle, drawn cheaply.
+
+    A matplotlib Text costs about 0.4 ms to draw, so 128 of them cost about
+    50 ms a frame. This artist rasterises each distinct string once (cached),
+    pastes all of them into one transparent RGBA layer the size of the axes,
+    and draws that layer as a single image. The text is black on light cells
+    and white on dark ones.
+
+    Parameters
+    ----------
+    image : AxesImage
+        The heatmap whose cells are labelled; its data, colormap and norm are
+        read at draw time, so ``image.set_data`` is all an update needs.
+    fontsize : float
+        In points.
+    """
+
+    _cache: OrderedDict = OrderedDict()  # (text, size in px) -> (alpha mask, top offset)
+    _CACHE_MAX = 4096
+
+    def __init__(self, image: AxesImage, fontsize: float):
+        super().__init__()
+        self.image = image
+        self.fontsize = float(fontsize)
+        self.set_zorder(3)
+        self.axes = image.axes
+        self.set_figure(image.axes.figure)
+
+    @classmethod
+    def _mask(cls, text: str, pixels: float) -> np.ndarray:
+        key = (text, round(pixels, 3))
+        mask = cls._cache.get(key)
+        if mask is None:
+            font = get_font(findfont(FontProperties()))
+            font.clear()
+            font.set_size(pixels, 72)  # size in pixels: pixels pt at 72 dpi
+            font.set_text(text, 0.0)
+            font.draw_glyphs_to_bitmap(antialiased=True)
+            mask = np.asarray(font.get_image()).copy()  # (h, w) uint8 coverage, row 0 at the top
+            cls._cache[key] = mask
+            if len(cls._cache) > cls._CACHE_MAX:
+                cls._cache.popitem(last=False)
+        return mask
+
+    def draw(self, renderer) -> None:
+        if not self.get_visible():
+            return
+        data = np.asarray(self.image.get_array(), dtype=float)  # (rows, cols)
+        rows, cols = data.shape
+        bbox = self.axes.bbox
+        x0, y0 = math.floor(bbox.x0), math.floor(bbox.y0)
+        width, height = math.ceil(bbox.x1) - x0, math.ceil(bbox.y1) - y0
+        layer = np.zeros((height, width, 4), dtype=np.uint8)  # (H, W, RGBA), row 0 at the top
+        pixels = self.fontsize * renderer.points_to_pixels(1.0)
+        digit_height = self._mask("0", pixels).shape[0]
+        rgba = self.image.cmap(self.image.norm(data))  # (rows, cols, 4) cell colours
+        luminance = rgba[..., :3] @ np.array([0.2126, 0.7152, 0.0722])  # (rows, cols, 3) -> (rows, cols)
+        centres = self.axes.transData.transform(
+            np.stack(np.meshgrid(np.arange(cols), np.arange(rows)), axis=-1).reshape(-1, 2)
+        ).reshape(rows, cols, 2)  # (rows*cols, 2) display px -> (rows, cols, 2)
+        for i in range(rows):
+            for j in range(cols):
+                mask = self._mask(format_value(data[i, j]), pixels)
+                h, w = mask.shape
+                left = round(centres[i, j, 0] - x0 - w / 2)
+                top = round(height - (centres[i, j, 1] - y0) - digit_height / 2)
+                window = layer[max(top, 0):top + h, max(left, 0):left + w]
+                cut = mask[max(-top, 0):max(-top, 0) + window.shape[0],
+                           max(-left, 0):max(-left, 0) + window.shape[1]]
+                window[..., :3] = 0 if luminance[i, j] > 0.45 else 255
+                window[..., 3] = np.maximum(window[..., 3], cut)
+        gc = renderer.new_gc()
+        gc.set_clip_rectangle(bbox)
+        renderer.draw_image(gc, x0, y0, layer[::-1])  # draw_image wants row 0 at the bottom
+        gc.restore()
+
+
+def _diagonal_path(n: int) -> Path:
+    vertices, codes = [], []
+    for i in range(n):
+        a, b = i - 0.5, i + 0.5
+        vertices += [(a, a), (b, a), (b, b), (a, b), (a, a)]
+        codes += [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
+    return Path(vertices, codes)
+
+
+def heatmap(
+    ax,
+    matrix,
+    *,
+    row_labels: Sequence[str] | None = None,
+    col_labels: Sequence[str] | None = None,
+    title: str = "",
+    xlabel: str = "",
+    ylabel: str = "",
+    kind: str = "diverging",
+    values: bool | None = None,
+    diagonal: bool = False,
+    colorbar: bool = True,
+    cax=None,
+    fontsize: float = 10.0,
+) -> AxesImage:
+    """Draw `matrix` as a heatmap on `ax`, one cell per entry, row 0 at the top.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    matrix : array_like, shape (rows, cols)
+    row_labels : sequence of str, length rows, optional
+        Labels down the left side (e.g. the query tokens); integers if omitted.
+    col_labels : sequence of str, length cols, optional
+        Labels along the bottom (e.g. the key tokens); integers if omitted.
+        Rotated upright when they do not fit under their cells.
+    title, xlabel, ylabel : str
+    kind : {"diverging", "weights", "sequential"}, default "diverging"
+        "diverging": ``RdBu_r`` centred on 0 with symmetric limits (scores,
+        X, Q, K, V). "weights": ``viridis`` fixed to [0, 1]. "sequential":
+        ``viridis`` from the data's minimum to its maximum.
+    values : bool, optional
+        Write each cell's value in it. Default: when rows and cols are both
+        at most 8, so the numbers stay readable.
+    diagonal : bool, default False
+        Outline the cells (i, i): each token scoring itself.
+    colorbar : bool, default True
+        Add a colorbar (in `cax` if given, else beside `ax`).
+    cax : matplotlib.axes.Axes, optional
+        Axes for the colorbar.
+    fontsize : float, default 10
+        Base font size in points; tick labels shrink to fit their cells.
+
+    Returns
+    -------
+    matplotlib.image.AxesImage
+        ``image.get_array()`` holds `matrix`; pass it to :func:`update_heatmap`
+        to show new numbers on the same axes.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=4)
+    >>> att = self_attention(*ex[1:])
+    >>> fig = Figure()
+    >>> image = heatmap(fig.add_subplot(), att.weights, row_labels=ex.tokens,
+    ...                 col_labels=ex.tokens, title="weights", kind="weights")
+    >>> image.get_array().shape, image.get_clim()
+    ((4, 4), (0.0, 1.0))
+    """
+    matrix = as_matrix("matrix", matrix, rows_name="rows", cols_name="cols")
+    kind = check_kind(kind)
+    rows, cols = matrix.shape
+    for name, labels, count in (("row_labels", row_labels, rows), ("col_labels", col_labels, cols)):
+        if labels is not None and len(labels) != count:
+            raise ValueError(f"{name} has {len(labels)} labels but matrix has {count} ({matrix.shape})")
+    low, high = _limits(kind, matrix)
+    image = ax.imshow(matrix, cmap=colormaps[KINDS[kind][0]], norm=Normalize(low, high),
+                      interpolation="nearest", aspect="auto")
+    image.attnlib_kind = kind  # update_heatmap reads it
+
+    fig = ax.figure
+    box = ax.get_position()
+    cell_px = min(box.width * fig.get_figwidth() / cols, box.height * fig.get_figheight() / rows) * fig.dpi
+    label_size = min(fontsize, 0.78 * cell_px * 72 / fig.dpi)
+    ax.tick_params(length=0, labelsize=label_size, pad=0.3 * fontsize)
+    _set_ticks(ax.yaxis, row_labels, rows)
+    _set_ticks(ax.xaxis, col_labels, cols)
+    if col_labels is not None:
+        widest = max(len(str(s)) for s in col_labels)
+        if widest * 0.6 * label_size * fig.dpi / 72 > 0.95 * cell_px:
+            ax.tick_params(axis="x", labelrotation=90)
+    ax.set_title(title, fontsize=fontsize * 1.1, pad=0.6 * fontsize)
+    ax.set_xlabel(xlabel, fontsize=fontsize)
+    ax.set_ylabel(ylabel, fontsize=fontsize)
+
+    if diagonal:
+        if rows != cols:
+            raise ValueError(f"diagonal=True needs a square matrix, got shape {matrix.shape}")
+        width = fontsize / 10
+        for colour, lw, z in (("white", 2.6 * width, 1.0), ("black", 1.1 * width, 1.1)):
+            ax.add_patch(PathPatch(_diagonal_path(rows), facecolor="none", edgecolor=colour,
+                                   linewidth=lw, zorder=z))
+    if values is None:
+        values = rows <= MAX_VALUES_N and cols <= MAX_VALUES_N
+    if values:
+        value_size = min(fontsize, 0.85 * cell_px / 3.1 * 72 / fig.dpi)  # 5 characters in 85% of a cell
+        ax.add_artist(CellValues(image, value_size))
+    if colorbar:
+        bar = fig.colorbar(image, cax=cax, ax=None if cax is not None else ax)
+        bar.ax.tick_params(labelsize=fontsize * 0.9, length=0.3 * fontsize, pad=0.2 * fontsize)
+        if kind == "weights":
+            bar.set_ticks([0, 0.25, 0.5, 0.75, 1.0])
+        bar.outline.set_linewidth(0.8)
+        image.attnlib_colorbar = bar
+    return image
+
+
+def _set_ticks(axis, labels, count: int) -> None:
+    if labels is None:
+        axis.set_major_locator(MaxNLocator(nbins=min(count, 8), integer=True, min_n_ticks=1))
+    else:
+        axis.set_major_locator(FixedLocator(np.arange(count)))
+        axis.set_ticklabels([str(s) for s in labels])
+
+
+def update_heatmap(image: AxesImage, matrix) -> None:
+    """Show new numbers of the same shape in a heatmap made by :func:`heatmap`.
+
+    The colour limits follow the rules of the heatmap's kind; cell values and
+    the colorbar follow the image. Nothing is drawn: call ``canvas.draw()``
+    (or let an explorer redraw).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> image = heatmap(Figure().add_subplot(), [[0.0, 1.0], [2.0, -3.0]])
+    >>> update_heatmap(image, [[0.5, 0.5], [0.5, -0.5]])
+    >>> image.get_clim()
+    (-0.5, 0.5)
+    """
+    old = image.get_array()
+    matrix = as_matrix("matrix", matrix, rows_name="rows", cols_name="cols")
+    if matrix.shape != old.shape:
+        raise ValueError(f"matrix has shape {matrix.shape} but the heatmap shows {old.shape}: "
+                         "draw a new heatmap for a new shape")
+    image.set_data(matrix)
+    low, high = _limits(getattr(image, "attnlib_kind", "sequential"), matrix)
+    if image.get_clim() != (low, high):
+        image.set_clim(low, high)
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One heatmap of a figure: the matrix and how to label it (see :func:`heatmap`).
+
+    Examples
+    --------
+    >>> Panel([[1.0, 0.0], [0.0, 1.0]], "I (2 × 2)", kind="weights").shape
+    (2, 2)
+    """
+
+    matrix: np.ndarray
+    title: str = ""
+    row_labels: tuple[str, ...] | None = None
+    col_labels: tuple[str, ...] | None = None
+    xlabel: str = ""
+    ylabel: str = ""
+    kind: str = "diverging"
+    diagonal: bool = False
+    values: bool | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "matrix", as_matrix("matrix", self.matrix, rows_name="rows",
+                                                    cols_name="cols"))
+        for name in ("row_labels", "col_labels"):
+            labels = getattr(self, name)
+            if labels is not None:
+                object.__setattr__(self, name, tuple(str(s) for s in labels))
+        check_kind(self.kind)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.matrix.shape
+
+    def layout_key(self) -> tuple:
+        """Everything but the numbers: two panels with equal keys share a layout."""
+        return (self.matrix.shape, self.title, self.row_labels, self.col_labels, self.xlabel,
+                self.ylabel, self.kind, self.diagonal, self.values)
+
+
+def _text_inches(renderer, texts, size: float, dpi: float) -> float:
+    prop = FontProperties(size=size)
+    widest = max((renderer.get_text_width_height_descent(str(s), prop, False)[0] for s in texts),
+                 default=0.0)
+    return widest / dpi
+
+
+def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -> list[AxesImage]:
+    """Clear `fig`, size it, and draw `panels` side by side with a fixed layout.
+
+    The layout is computed here, once, from the measured widths of the labels,
+    and is not changed by drawing, so an explorer can redraw parts of the
+    figure in place. Each panel gets a square box (rows and cols equal) or a
+    box whose height follows its rows, and its colorbar on the right with
+    room for tick labels of any width up to 5 characters.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    panels : sequence of Panel
+    size : {"normal", "large"}, default "normal"
+        "large" is for a projector: bigger fonts and boxes.
+
+    Returns
+    -------
+    list of AxesImage
+        One per panel, in order.
+
+    Examples
+    --------
+    >>> fig = Figure()
+    >>> images = draw_panels(fig, [Panel([[1.0, -1.0]], "a"), Panel([[0.5], [0.5]], "b", kind="weights")])
+    >>> len(images), len(fig.axes)       # two heatmaps and their colorbars
+    (2, 4)
+    """
+    size = check_size(size)
+    if not panels:
+        raise ValueError("panels must hold at least one Panel")
+    geometry = SIZES[size]
+    box, font, dpi = geometry["box"], geometry["font"], geometry["dpi"]
+    fig.clear()
+    fig.set_dpi(dpi)
+    fig.patch.set_facecolor("white")
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    renderer = fig.canvas.get_renderer()
+
+    # Heights: square cells where possible, within [0.45, 1.3] of the box side.
+    height = max(min(max(box * p.shape[0] / p.shape[1], 0.45 * box), 1.3 * box) for p in panels)
+    cell = min(min(box / p.shape[1], height / p.shape[0]) for p in panels)  # inches
+    label_size = min(font, 0.78 * cell * 72)
+    line = font / 72 * 1.25  # one line of text, inches
+
+    lefts, bottoms = [], []
+    for p in panels:
+        rows_w = _text_inches(renderer, p.row_labels or [str(p.shape[0] - 1)], label_size, dpi)
+        lefts.append(rows_w + 0.3 * font / 72 + (line if p.ylabel else 0) + 0.1)
+        cols = p.col_labels or [str(p.shape[1] - 1)]
+        cols_w = _text_inches(renderer, cols, label_size, dpi)
+        rotated = max(len(s) for s in cols) * 0.6 * label_size / 72 > 0.95 * cell
+        bottoms.append((cols_w if rotated else label_size / 72 * 1.2) + 0.3 * font / 72
+                       + (line if p.xlabel else 0) + 0.12)
+    bar_w, bar_gap = 0.14 * font / 10, 0.12 * font / 10
+    bar_labels = _text_inches(renderer, ["\u22120.25", "\u2212150"], 0.9 * font, dpi) + 0.45 * font / 72
+    right_pad = 0.15 * font / 10
+    top = line * 1.1 + 0.6 * font / 72 + 0.08
+    bottom = max(bottoms)
+    width = sum(lefts) + len(panels) * (box + bar_gap + bar_w + bar_labels) + right_pad
+    fig_height = top + height + bottom
+    fig.set_size_inches(width, fig_height)
+
+    images, x = [], 0.0
+    for p, left in zip(panels, lefts):
+        x += left
+        w = box if len(panels) > 1 or p.shape[0] == p.shape[1] else box
+        ax = fig.add_axes((x / width, bottom / fig_height, w / width, height / fig_height))
+        cax = fig.add_axes(((x + w + bar_gap) / width, bottom / fig_height, bar_w / width,
+                            height / fig_height))
+        images.append(heatmap(ax, p.matrix, row_labels=p.row_labels, col_labels=p.col_labels,
+                              title=p.title, xlabel=p.xlabel, ylabel=p.ylabel, kind=p.kind,
+                              values=p.values, diagonal=p.diagonal, cax=cax, fontsize=font))
+        x += w + bar_gap + bar_w + bar_labels
+    return images
+
+
+class StaticFigure(Figure):
+    """A Figure that a notebook shows as PNG without pyplot (``_repr_png_``)."""
+
+    def _repr_png_(self) -> bytes:
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png")
+        return buffer.getvalue()
+
+
+def plot_panels(panels: Sequence[Panel], *, size: str = "normal") -> StaticFigure:
+    """A new static figure of `panels` side by side (see :func:`draw_panels`).
+
+    Returns
+    -------
+    StaticFigure
+        A matplotlib Figure on an Agg canvas, not registered with pyplot; a
+        notebook displays it inline as PNG; ``fig.savefig(path)`` writes it.
+
+    Examples
+    --------
+    >>> fig = plot_panels([Panel([[0.2, 0.8], [0.5, 0.5]], "weights (2 × 2)", kind="weights")])
+    >>> fig.axes[0].get_title()
+    'weights (2 × 2)'
+    """
+    fig = StaticFigure()
+    FigureCanvasAgg(fig)
+    draw_panels(fig, panels, size=size)
+    return fig
+
+
+def _tokens(tokens, n: int) -> tuple[str, ...]:
+    tokens = tuple(str(t) for t in tokens)
+    if len(tokens) != n:
+        raise ValueError(f"tokens has {len(tokens)} entries but the matrices have n = {n} rows")
+    return tokens
+
+
+def attention_panels(att: Attention, tokens: Sequence[str], *, diagonal: bool = True) -> list[Panel]:
+    """The two panels of the chapter's picture: scores | weights, queries down, keys along.
+
+    Parameters
+    ----------
+    att : Attention
+        From :func:`attnlib.self_attention`; scores and weights are (n, n).
+    tokens : sequence of str, length n
+    diagonal : bool, default True
+        Outline each token's score for itself (claim C9).
+
+    Returns
+    -------
+    list of Panel
+
+    Examples
+    --------
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=3)
+    >>> [p.title for p in attention_panels(self_attention(*ex[1:]), ex.tokens)]
+    ['scores q·k / √d_k  (3 × 3)', 'weights α = softmax(scores)  (3 × 3)']
+    """
+    n_q, n_kv = att.scores.shape
+    tokens = _tokens(tokens, n_q)
+    keys = tokens if n_kv == n_q else _tokens(tokens, n_kv)
+    shape = f"({n_q} × {n_kv})"
+    diagonal = diagonal and n_q == n_kv
+    return [
+        Panel(att.scores, f"scores q·k / √d_k  {shape}", tokens, keys, "key j", "query i",
+              "diverging", diagonal),
+        Panel(att.weights, f"weights α = softmax(scores)  {shape}", tokens, keys, "key j",
+              "query i", "weights", diagonal),
+    ]
+
+
+def plot_attention(att: Attention, tokens: Sequence[str], *, size: str = "normal",
+                   diagonal: bool = True) -> StaticFigure:
+    """The chapter's two-panel picture as a static figure: scores | weights.
+
+    Scores on a diverging map centred on 0, weights on [0, 1], "query i" down
+    the side, "key j" along the bottom, cell values when n <= 8, the diagonal
+    outlined. The same picture as :func:`attnlib.explorer`, without sliders.
+
+    Parameters
+    ----------
+    att : Attention
+        Scores and weights of shape (n, n).
+    tokens : sequence of str, length n
+    size : {"normal", "large"}, default "normal"
+    diagonal : bool, default True
+
+    Returns
+    -------
+    StaticFigure
+        Displays inline in a notebook; ``fig.savefig("attention.png")`` writes it.
+
+    Examples
+    --------
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=6, d_k=4, seed=0)
+    >>> fig = plot_attention(self_attention(*ex[1:]), ex.tokens)
+    >>> [ax.get_ylabel() for ax in fig.axes[::2]]
+    ['query i', 'query i']
+    """
+    return plot_panels(attention_panels(att, tokens, diagonal=diagonal), size=size)
+
+
+def embedding_panels(X, tokens: Sequence[str]) -> list[Panel]:
+    """One panel: the embedding X, a row per token, a column per coordinate (claim C4).
+
+    Examples
+    --------
+    >>> from attnlib import toy_example
+    >>> ex = toy_example(n=3, d=5)
+    >>> embedding_panels(ex.X, ex.tokens)[0].title
+    'X  (n × d = 3 × 5)'
+    """
+    X = as_matrix("X", X)
+    n, d = X.shape
+    return [Panel(X, f"X  (n × d = {n} × {d})", _tokens(tokens, n), None, "coordinate", "token")]
+
+
+def plot_embedding(X, tokens: Sequence[str], *, size: str = "normal") -> StaticFigure:
+    """X as a heatmap with a token label on each row (see :func:`embedding_panels`).
+
+    Examples
+    --------
+    >>> from attnlib import toy_example
+    >>> ex = toy_example(n=6, d=8)
+    >>> plot_embedding(ex.X, ex.tokens).axes[0].images[0].get_array().shape
+    (6, 8)
+    """
+    return plot_panels(embedding_panels(X, tokens), size=size)
+
+
+def qkv_panels(att: Attention, tokens: Sequence[str]) -> list[Panel]:
+    """Three panels: Q, K and V, one row per token (claim C5).
+
+    Examples
+    --------
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=4, d_k=3, d_v=2)
+    >>> [p.title for p in qkv_panels(self_attention(*ex[1:]), ex.tokens)]
+    ['Q = X W_Q  (4 × 3)', 'K = X W_K  (4 × 3)', 'V = X W_V  (4 × 2)']
+    """
+    panels = []
+    for name, M, width in (("Q", att.Q, "d_k"), ("K", att.K, "d_k"), ("V", att.V, "d_v")):
+        n, cols = M.shape
+        panels.append(Panel(M, f"{name} = X W_{name}  ({n} × {cols})", _tokens(tokens, n), None,
+                            f"coordinate ({width} = {cols})", "token"))
+    return panels
+
+
+def plot_qkv(att: Attention, tokens: Sequence[str], *, size: str = "normal") -> StaticFigure:
+    """Q, K and V side by side (see :func:`qkv_panels`).
+
+    Examples
+    --------
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=6, d_k=4, d_v=3)
+    >>> [ax.images[0].get_array().shape for ax in plot_qkv(self_attention(*ex[1:]), ex.tokens).axes[::2]]
+    [(6, 4), (6, 4), (6, 3)]
+    """
+    return plot_panels(qkv_panels(att, tokens), size=size)
+
+
+def scaling_panels(unscaled: Attention, scaled: Attention, tokens: Sequence[str]) -> list[Panel]:
+    """Two panels: the weights without and with the √d_k scaling (claim C10).
+
+    Examples
+    --------
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=4, d_k=16)
+    >>> panels = scaling_panels(self_attention(*ex[1:], scaled=False), self_attention(*ex[1:]), ex.tokens)
+    >>> [p.title for p in panels]
+    ['weights, unscaled: softmax(q·k)  (4 × 4)', 'weights, scaled: softmax(q·k / √d_k)  (4 × 4)']
+    """
+    n = unscaled.weights.shape[0]
+    tokens = _tokens(tokens, n)
+    shape = f"({n} × {unscaled.weights.shape[1]})"
+    return [
+        Panel(unscaled.weights, f"weights, unscaled: softmax(q·k)  {shape}", tokens, tokens,
+              "key j", "query i", "weights"),
+        Panel(scaled.weights, f"weights, scaled: softmax(q·k / √d_k)  {shape}", tokens, tokens,
+              "key j", "query i", "weights"),
+    ]
+
+
+def plot_scaling(unscaled: Attention, scaled: Attention, tokens: Sequence[str], *,
+                 size: str = "normal") -> StaticFigure:
+    """Weights without and with the √d_k scaling, side by side (see :func:`scaling_panels`).
+
+    Examples
+    --------
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=6, d_k=64)
+    >>> fig = plot_scaling(self_attention(*ex[1:], scaled=False), self_attention(*ex[1:]), ex.tokens)
+    >>> len(fig.axes)
+    4
+    """
+    return plot_panels(scaling_panels(unscaled, scaled, tokens), size=size)
