@@ -288,34 +288,8 @@ def heatmap(
     image = ax.imshow(matrix, cmap=colormaps[KINDS[kind][0]], norm=Normalize(low, high),
                       interpolation="nearest", aspect="auto")
     image.attnlib_kind = kind  # update_heatmap reads it
-
+    _dress(image, row_labels, col_labels, title, xlabel, ylabel, values, diagonal, fontsize)
     fig = ax.figure
-    box = ax.get_position()
-    cell_px = min(box.width * fig.get_figwidth() / cols, box.height * fig.get_figheight() / rows) * fig.dpi
-    label_size = min(fontsize, 0.78 * cell_px * 72 / fig.dpi)
-    ax.tick_params(length=0, labelsize=label_size, pad=0.3 * fontsize)
-    _set_ticks(ax.yaxis, row_labels, rows)
-    _set_ticks(ax.xaxis, col_labels, cols)
-    if col_labels is not None:
-        widest = max(len(str(s)) for s in col_labels)
-        if widest * 0.6 * label_size * fig.dpi / 72 > 0.95 * cell_px:
-            ax.tick_params(axis="x", labelrotation=90)
-    ax.set_title(title, fontsize=fontsize * 1.1, pad=0.6 * fontsize)
-    ax.set_xlabel(xlabel, fontsize=fontsize)
-    ax.set_ylabel(ylabel, fontsize=fontsize)
-
-    if diagonal:
-        if rows != cols:
-            raise ValueError(f"diagonal=True needs a square matrix, got shape {matrix.shape}")
-        width = fontsize / 10
-        for colour, lw, z in (("white", 2.6 * width, 1.0), ("black", 1.1 * width, 1.1)):
-            ax.add_patch(PathPatch(_diagonal_path(rows), facecolor="none", edgecolor=colour,
-                                   linewidth=lw, zorder=z))
-    if values is None:
-        values = rows <= MAX_VALUES_N and cols <= MAX_VALUES_N
-    if values:
-        value_size = min(fontsize, 0.85 * cell_px / 3.1 * 72 / fig.dpi)  # 5 characters in 85% of a cell
-        ax.add_artist(CellValues(image, value_size))
     if colorbar:
         bar = fig.colorbar(image, cax=cax, ax=None if cax is not None else ax)
         bar.ax.tick_params(labelsize=fontsize * 0.9, length=0.3 * fontsize, pad=0.2 * fontsize)
@@ -324,6 +298,47 @@ def heatmap(
         bar.outline.set_linewidth(0.8)
         image.attnlib_colorbar = bar
     return image
+
+
+def _dress(image, row_labels, col_labels, title, xlabel, ylabel, values, diagonal, fontsize) -> None:
+    # Labels, ticks, diagonal outline and cell values for the image's current
+    # data and axes position. Idempotent, so an explorer can re-dress the same
+    # axes for a new n instead of building new ones (new Axes cost ~1 ms a tick).
+    ax, fig = image.axes, image.axes.figure
+    rows, cols = image.get_array().shape
+    box = ax.get_position()
+    cell_px = min(box.width * fig.get_figwidth() / cols, box.height * fig.get_figheight() / rows) * fig.dpi
+    label_size = math.floor(4 * min(fontsize, 0.78 * cell_px * 72 / fig.dpi)) / 4  # 1/4 pt steps
+    rotation = 0
+    if col_labels is not None:
+        widest = max(len(str(s)) for s in col_labels)
+        if widest * 0.6 * label_size * fig.dpi / 72 > 0.95 * cell_px:
+            rotation = 90
+    for axis, turn in ((ax.xaxis, rotation), (ax.yaxis, 0)):
+        params = {"length": 0, "labelsize": label_size, "pad": 0.3 * fontsize, "labelrotation": turn}
+        if getattr(axis, "_attnlib_params", None) != params:  # costs ~1 ms a tick: skip if unchanged
+            axis.set_tick_params(**params)
+            axis._attnlib_params = params
+    _set_ticks(ax.yaxis, row_labels, rows)
+    _set_ticks(ax.xaxis, col_labels, cols)
+    ax.set_title(title, fontsize=fontsize * 1.1, pad=0.6 * fontsize)
+    ax.set_xlabel(xlabel, fontsize=fontsize)
+    ax.set_ylabel(ylabel, fontsize=fontsize)
+
+    for artist in [*ax.patches, *(a for a in ax.artists if isinstance(a, CellValues))]:
+        artist.remove()
+    if diagonal:
+        if rows != cols:
+            raise ValueError(f"diagonal=True needs a square matrix, got shape {(rows, cols)}")
+        width = fontsize / 10 * min(1.0, cell_px / 25)
+        for colour, lw, z in (("white", 2.6 * width, 1.0), ("black", 1.1 * width, 1.1)):
+            ax.add_patch(PathPatch(_diagonal_path(rows), facecolor="none", edgecolor=colour,
+                                   linewidth=lw, zorder=z))
+    if values is None:
+        values = rows <= MAX_VALUES_N and cols <= MAX_VALUES_N
+    if values:
+        value_size = min(fontsize, 0.85 * cell_px / 3.1 * 72 / fig.dpi)  # 5 characters in 85% of a cell
+        ax.add_artist(CellValues(image, value_size))
 
 
 def _set_ticks(axis, labels, count: int) -> None:
@@ -439,7 +454,11 @@ def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -
         raise ValueError("panels must hold at least one Panel")
     geometry = SIZES[size]
     box, font, dpi = geometry["box"], geometry["font"], geometry["dpi"]
-    fig.clear()
+    structure = (size, tuple((p.kind, p.values is False) for p in panels))
+    reuse = getattr(fig, "_attnlib_structure", None) == structure and len(fig.axes) == 2 * len(panels)
+    if not reuse:
+        fig.clear()
+        fig._attnlib_structure = None
     fig.set_dpi(dpi)
     fig.patch.set_facecolor("white")
     if not isinstance(fig.canvas, FigureCanvasAgg):
@@ -471,16 +490,33 @@ def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -
     fig.set_size_inches(width, fig_height)
 
     images, x = [], 0.0
-    for p, left in zip(panels, lefts):
+    for k, (p, left) in enumerate(zip(panels, lefts)):
         x += left
-        w = box if len(panels) > 1 or p.shape[0] == p.shape[1] else box
-        ax = fig.add_axes((x / width, bottom / fig_height, w / width, height / fig_height))
-        cax = fig.add_axes(((x + w + bar_gap) / width, bottom / fig_height, bar_w / width,
-                            height / fig_height))
-        images.append(heatmap(ax, p.matrix, row_labels=p.row_labels, col_labels=p.col_labels,
-                              title=p.title, xlabel=p.xlabel, ylabel=p.ylabel, kind=p.kind,
-                              values=p.values, diagonal=p.diagonal, cax=cax, fontsize=font))
-        x += w + bar_gap + bar_w + bar_labels
+        box_position = (x / width, bottom / fig_height, box / width, height / fig_height)
+        bar_position = ((x + box + bar_gap) / width, bottom / fig_height, bar_w / width,
+                        height / fig_height)
+        if reuse:  # same panels and kinds, new shapes or labels: re-dress the same axes
+            ax, cax = fig.axes[2 * k], fig.axes[2 * k + 1]
+            ax.set_position(box_position)
+            cax.set_position(bar_position)
+            image = ax.images[0]
+            rows, cols = p.shape
+            image.set_data(p.matrix)
+            image.set_extent((-0.5, cols - 0.5, rows - 0.5, -0.5))
+            ax.set_xlim(-0.5, cols - 0.5)
+            ax.set_ylim(rows - 0.5, -0.5)
+            image.set_clim(*_limits(p.kind, p.matrix))
+            _dress(image, p.row_labels, p.col_labels, p.title, p.xlabel, p.ylabel, p.values,
+                   p.diagonal, font)
+        else:
+            ax = fig.add_axes(box_position)
+            cax = fig.add_axes(bar_position)
+            image = heatmap(ax, p.matrix, row_labels=p.row_labels, col_labels=p.col_labels,
+                            title=p.title, xlabel=p.xlabel, ylabel=p.ylabel, kind=p.kind,
+                            values=p.values, diagonal=p.diagonal, cax=cax, fontsize=font)
+        images.append(image)
+        x += box + bar_gap + bar_w + bar_labels
+    fig._attnlib_structure = structure
     return images
 
 
