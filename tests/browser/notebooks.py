@@ -1,0 +1,81 @@
+"""Fixture notebooks the browser tests write to a temporary folder.
+
+A good one proves the harness works without the real notebooks; a broken one
+proves that each detector can fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def write_notebook(path: Path, cells: Sequence[str | tuple[str, list[str]]]) -> Path:
+    """Write a notebook of code cells (source, or (source, tags)) without outputs."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    for cell in cells:
+        source, tags = (cell, []) if isinstance(cell, str) else cell
+        code = nbformat.v4.new_code_cell(source)
+        if tags:
+            code.metadata["tags"] = tags
+        nb.cells.append(code)
+    nbformat.write(nb, path)
+    return path
+
+
+# A stand-in for attnlib's explorers: a box of IntSliders and one Image whose
+# PNG is redrawn in place on every change. `wired=False` leaves the sliders
+# connected to nothing, the bug the change detector must catch.
+_FIXTURE_EXPLORER = '''
+import io
+import ipywidgets as widgets
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+
+class FixtureExplorer(widgets.VBox):
+    def __init__(self, n=8, wired=True):
+        self.n = widgets.IntSlider(value=n, min=2, max=32, description="n")
+        self.seed = widgets.IntSlider(value=0, min=0, max=50, description="seed")
+        self.image = widgets.Image(format="png")
+        self.fig, ax = plt.subplots(figsize=(4, 4), dpi=72)
+        self.artist = ax.imshow(np.zeros((n, n)), vmin=0, vmax=1, cmap="viridis")
+        plt.close(self.fig)
+        super().__init__([self.n, self.seed, self.image])
+        if wired:
+            for s in (self.n, self.seed):
+                s.observe(lambda change: self.redraw(), names="value")
+        self.redraw()
+
+    def redraw(self):
+        n, rng = self.n.value, np.random.default_rng(self.seed.value)
+        scores = rng.normal(size=(n, n))
+        weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+        self.artist.set_data(weights)
+        self.artist.set_extent((-0.5, n - 0.5, n - 0.5, -0.5))
+        buf = io.BytesIO()
+        self.fig.savefig(buf, format="png")
+        self.image.value = buf.getvalue()
+'''
+
+
+def fixture_good(path: Path) -> Path:
+    return write_notebook(path, [_FIXTURE_EXPLORER, "FixtureExplorer()"])
+
+
+def fixture_broken(path: Path) -> Path:
+    """Each defect that a detector must report, in one notebook (one kernel run)."""
+    return write_notebook(path, [
+        _FIXTURE_EXPLORER,
+        "FixtureExplorer(wired=False)  # sliders move, picture never changes",
+        # what a widget looks like when the front end cannot render it
+        "from IPython.display import display\n"
+        "display({'text/plain': 'IntSlider(value=4, description=\"d_k\", max=8, min=1)'},"
+        " raw=True)",
+        "raise ValueError('deliberate error for the detector')",
+    ])

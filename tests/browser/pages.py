@@ -1,0 +1,321 @@
+"""What the browser tests do on a page: run a notebook in JupyterLab, find what went
+wrong on screen, move sliders and time the redraw. Shared by JupyterLab and Voilà.
+
+The detectors return lists of problems (plain sentences) instead of asserting, so
+that a test can assert that a good page has none and a broken page has each one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Console errors that are not the project's and say nothing about it. Keep this
+# tiny; every entry needs its reason.
+BENIGN_CONSOLE = [
+    # Chromium asks every site for /favicon.ico; Voilà serves none, the 404 is harmless.
+    re.compile(r"Failed to load resource.*404.*favicon", re.I),
+]
+
+# A widget that the front end could not render shows its Python repr as text.
+WIDGET_AS_TEXT = re.compile(
+    r"^\s*(?:\w+\.)*\w*(?:Slider|Box|Explorer|Image|Output|Dropdown|Button|Widget|Play"
+    r"|Checkbox|Tab|Accordion)\(", re.M)
+WIDGET_FAILED = re.compile(r"Error displaying widget|Loading widget\.\.\.|"
+                           r"Failed to (?:load|create) (?:model|view)", re.I)
+
+
+@dataclass
+class Console:
+    """Browser console errors and uncaught page errors, collected from the start."""
+
+    messages: list[str] = field(default_factory=list)
+
+    def attach(self, page) -> None:
+        page.on("console", lambda m: m.type == "error" and self.messages.append(
+            f"console.error: {m.text} ({m.location.get('url', '')})"))
+        page.on("pageerror", lambda e: self.messages.append(f"uncaught: {e}"))
+
+    def problems(self) -> list[str]:
+        return [m for m in self.messages if not any(b.search(m) for b in BENIGN_CONSOLE)]
+
+
+# --------------------------------------------------------------------------- JupyterLab
+
+_NB = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+
+_CELL_STATE_JS = """(sel) => {
+  const panel = document.querySelector(sel);
+  if (!panel) return null;
+  const nb = panel.querySelector('.jp-Notebook');
+  const cells = Array.from(nb.querySelectorAll('.jp-Cell')).filter(
+      c => c.parentElement.closest('.jp-Notebook') === nb && !c.closest('.jp-OutputArea'));
+  const ind = panel.querySelector('.jp-Notebook-ExecutionIndicator');
+  const dialog = document.querySelector('.jp-Dialog');
+  return {
+    kernel: ind ? ind.dataset.status : null,
+    dialog: dialog ? dialog.textContent.slice(0, 300) : null,
+    prompts: cells.map(c => {
+      const p = c.querySelector(':scope > .jp-Cell-inputWrapper .jp-InputArea-prompt');
+      return c.classList.contains('jp-CodeCell') ? (p ? p.textContent.trim() : '?') : null;
+    }),
+  };
+}"""
+
+_CELL_OUTPUTS_JS = """(sel) => {
+  const nb = document.querySelector(sel + ' .jp-Notebook');
+  const cells = Array.from(nb.querySelectorAll('.jp-Cell')).filter(
+      c => c.parentElement.closest('.jp-Notebook') === nb && !c.closest('.jp-OutputArea'));
+  // textContent, not innerText: cells scrolled out of view (content-visibility)
+  // have no rendered text, and their errors count all the same.
+  const texts = (c, q) => Array.from(c.querySelectorAll(q)).map(e => e.textContent);
+  return cells.map(c => ({
+    stderr: texts(c, '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'),
+    error: texts(c, '.jp-RenderedText[data-mime-type*="error"]'),
+    text: texts(c, '.jp-OutputArea-output[data-mime-type="text/plain"], '
+                 + '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stdout"]'),
+    all: texts(c, '.jp-OutputArea-output').join('\\n'),
+  }));
+}"""
+
+
+def read_cells(path: Path) -> list[dict]:
+    """(type, source, tags) of every cell, to line the DOM's cells up with."""
+    nb = json.loads(path.read_text())
+    cells = []
+    for cell in nb["cells"]:
+        src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        cells.append({"type": cell["cell_type"], "source": src,
+                      "tags": cell.get("metadata", {}).get("tags", [])})
+    return cells
+
+
+def _where(i: int, cell: dict) -> str:
+    first = next((ln for ln in cell["source"].splitlines() if ln.strip()), "")
+    return f"cell {i + 1} ({first[:60]!r})"
+
+
+def open_notebook(page, lab, name: str, n_cells: int, timeout_ms: int = 60_000) -> None:
+    """Open with ?reset (no earlier workspace), wait for all cells and the kernel."""
+    page.goto(f"{lab.url}/lab/tree/{name}?reset&token={lab.token}", timeout=timeout_ms)
+    # JupyterLab attaches the cells of a long notebook in batches
+    page.wait_for_function(
+        "([sel, n]) => { const s = (" + _CELL_STATE_JS + ")(sel);"
+        " return s && s.prompts.length === n && s.kernel === 'idle'; }",
+        arg=[_NB, n_cells], timeout=timeout_ms)
+
+
+def run_all_from_menu(page, attempts: int = 20) -> None:
+    """Run > Run All Cells, clicked as a learner would.
+
+    Right after the notebook opens the item may still be disabled; then the menu
+    is closed and opened again (bounded). Returns once some cell shows [*].
+    """
+    for _ in range(attempts):
+        page.locator(".lm-MenuBar").get_by_role("menuitem", name="Run", exact=True).click()
+        item = page.locator(".lm-Menu").get_by_role("menuitem", name="Run All Cells",
+                                                    exact=True)
+        if item.get_attribute("aria-disabled") != "true":
+            item.click()
+            break
+        page.keyboard.press("Escape")
+        time.sleep(0.25)
+    else:
+        raise AssertionError("Run > Run All Cells stayed disabled")
+    page.wait_for_function(
+        "(sel) => Array.from(document.querySelectorAll(sel + ' .jp-InputArea-prompt'))"
+        ".some(p => p.textContent.includes('*'))", arg=_NB, timeout=10_000)
+
+
+def wait_until_run(page, cells: list[dict], timeout_s: float = 120) -> list[str]:
+    """Wait until no cell is queued or running and the kernel is idle.
+
+    Returns problems: cells that never ran (Run All stops at an error), a dialog
+    (e.g. no such kernel), or a time-out.
+    """
+    code = [i for i, c in enumerate(cells) if c["type"] == "code" and c["source"].strip()]
+    deadline, settled, state = time.monotonic() + timeout_s, 0, None
+    while time.monotonic() < deadline:
+        state = page.evaluate(_CELL_STATE_JS, _NB)
+        if state and state["dialog"]:
+            return [f"a dialog blocks the notebook: {state['dialog']!r}"]
+        busy = (state is None or len(state["prompts"]) != len(cells)
+                or state["kernel"] != "idle"
+                or any(state["prompts"][i] in ("[*]:", "[*]") for i in code))
+        settled = 0 if busy else settled + 1
+        if settled >= 3:  # idle across three polls: not a gap between two cells
+            break
+        time.sleep(0.25)
+    else:
+        running = [i + 1 for i in code if state and i < len(state["prompts"])
+                   and state["prompts"][i] in ("[*]:", "[*]")]
+        return [f"not finished after {timeout_s:.0f} s: kernel {state and state['kernel']}, "
+                f"{state and len(state['prompts'])} of {len(cells)} cells on the page, cells "
+                f"still running or queued: {running}"]
+    never = [_where(i, cells[i]) for i in code if not re.fullmatch(r"\[\d+\]:?",
+                                                                   state["prompts"][i])]
+    return [f"never ran: {w}" for w in never]
+
+
+def output_problems(page, cells: list[dict]) -> list[str]:
+    """Errors, stderr, widgets shown as text or failed to render, cell by cell."""
+    problems = []
+    outs = page.evaluate(_CELL_OUTPUTS_JS, _NB)
+    for i, (cell, out) in enumerate(zip(cells, outs, strict=True)):
+        where = _where(i, cell)
+        if "raises-exception" not in cell["tags"]:
+            for text in out["stderr"] + out["error"]:
+                kind = "error" if re.search(r"Traceback|\w+(Error|Exception)\b", text) \
+                    else "stderr"
+                problems.append(f"{where}: {kind} output:\n{_tail(text)}")
+        for text in out["text"]:
+            if WIDGET_AS_TEXT.search(text):
+                problems.append(f"{where}: a widget shown as text: {text.strip()[:120]!r}")
+        if WIDGET_FAILED.search(out["all"]):
+            problems.append(f"{where}: widget failed to render: "
+                            f"{WIDGET_FAILED.search(out['all']).group(0)!r}")
+    return problems
+
+
+def _tail(text: str, lines: int = 8) -> str:
+    return "\n".join("    " + ln for ln in text.strip().splitlines()[-lines:])
+
+
+def shut_down_kernels(lab) -> None:
+    for session in lab.api("GET", "/api/sessions"):
+        lab.request("DELETE", f"/api/sessions/{session['id']}")
+
+
+# --------------------------------------------------------------------------- explorers
+
+# An explorer is a top-level widget with at least one slider and one picture. Each
+# gets a data-bt-explorer index for the locators below; a keydown listener and a
+# capturing load listener time each move (load does not bubble, but it captures).
+_MARK_EXPLORERS_JS = """() => {
+  const tops = Array.from(document.querySelectorAll('.jupyter-widgets')).filter(
+      el => !el.parentElement.closest('.jupyter-widgets'));
+  const found = tops.filter(el => el.querySelector('.widget-slider') && el.querySelector('img'));
+  found.forEach((el, i) => el.setAttribute('data-bt-explorer', String(i)));
+  if (!window.__bt) {
+    window.__bt = {keydown: null, loaded: null};
+    document.addEventListener('keydown', () => {
+      window.__bt.keydown = performance.now(); window.__bt.loaded = null;
+    }, true);
+  }
+  found.forEach(el => {
+    if (el.__btHooked) return;
+    el.__btHooked = true;
+    el.addEventListener('load', (e) => {
+      if (e.target.tagName === 'IMG')
+        requestAnimationFrame(() => { window.__bt.loaded = performance.now(); });
+    }, true);
+  });
+  return found.length;
+}"""
+
+_PICTURES_JS = """(i) => {
+  const el = document.querySelector(`[data-bt-explorer="${i}"]`);
+  return el ? Array.from(el.querySelectorAll('img')).map(img => img.src) : null;
+}"""
+
+_CHANGED_JS = """([i, before]) => {
+  const el = document.querySelector(`[data-bt-explorer="${i}"]`);
+  if (!el) return false;
+  const imgs = Array.from(el.querySelectorAll('img'));
+  const changed = imgs.some((img, k) => img.src !== before[k]);
+  return changed && imgs.every(img => img.complete && img.naturalWidth > 0)
+         && window.__bt.loaded !== null;
+}"""
+
+HANDLE = ".noUi-handle, .ui-slider-handle"  # ipywidgets 8 (noUiSlider), 7 (jQuery UI)
+
+
+def mark_explorers(page) -> int:
+    return page.evaluate(_MARK_EXPLORERS_JS)
+
+
+def picture_count(page) -> int:
+    """Every picture on the page that a widget shows."""
+    return page.evaluate("() => document.querySelectorAll('.jupyter-widgets img').length")
+
+
+@dataclass
+class Slider:
+    label: str
+    value: float
+    low: float
+    high: float
+
+
+def sliders(page, i: int) -> list[Slider]:
+    handles = page.locator(f'[data-bt-explorer="{i}"]').locator(HANDLE)
+    found = []
+    for k in range(handles.count()):
+        h = handles.nth(k)
+        label = h.evaluate("h => (h.closest('.widget-slider')?.querySelector('.widget-label')"
+                           "?.innerText || '').trim()")
+        found.append(Slider(label or f"slider {k + 1}",
+                            *(float(h.get_attribute(a) or "nan") for a in
+                              ("aria-valuenow", "aria-valuemin", "aria-valuemax"))))
+    return found
+
+
+def move(page, i: int, k: int, key: str | None = None, timeout_ms: int = 5000):
+    """Press an arrow key on handle k of explorer i; return (problem or None, ms).
+
+    ms runs from the keydown event to the frame after the new picture loaded.
+    """
+    handle = page.locator(f'[data-bt-explorer="{i}"]').locator(HANDLE).nth(k)
+    now, high = (float(handle.get_attribute(a)) for a in ("aria-valuenow", "aria-valuemax"))
+    key = key or ("ArrowLeft" if now >= high else "ArrowRight")
+    before = page.evaluate(_PICTURES_JS, i)
+    handle.press(key)
+    after_value = float(handle.get_attribute("aria-valuenow"))
+    if after_value == now:
+        return f"{key} did not move the slider (value stays {now:g})", None
+    try:
+        page.wait_for_function(_CHANGED_JS, arg=[i, before], timeout=timeout_ms)
+    except Exception:  # noqa: BLE001 - Playwright's TimeoutError
+        return (f"{key} moved the slider {now:g} -> {after_value:g} but the picture did not "
+                f"change within {timeout_ms / 1000:g} s"), None
+    ms = page.evaluate("() => window.__bt.loaded - window.__bt.keydown")
+    return None, ms
+
+
+def check_explorers(page, context: str = "") -> tuple[list[str], dict]:
+    """Move every slider of every explorer both ways; each move must redraw in place."""
+    problems, n_sliders, n_moves = [], 0, 0
+    count = mark_explorers(page)
+    pictures = picture_count(page)
+    for i in range(count):
+        before = page.evaluate(_PICTURES_JS, i)
+        for k, s in enumerate(sliders(page, i)):
+            n_sliders += 1
+            first = "ArrowLeft" if s.value >= s.high else "ArrowRight"
+            back = "ArrowRight" if first == "ArrowLeft" else "ArrowLeft"
+            for key in (first, back):
+                problem, _ = move(page, i, k, key)
+                n_moves += 1
+                if problem:
+                    problems.append(f"{context}explorer {i + 1}, slider {s.label!r}: {problem}")
+        now = page.evaluate(_PICTURES_JS, i)
+        if now is None or len(now) != len(before):
+            problems.append(f"{context}explorer {i + 1}: {len(before)} picture(s) before the "
+                            f"moves, {0 if now is None else len(now)} after (not redrawn in "
+                            f"place)")
+    if picture_count(page) != pictures:
+        problems.append(f"{context}{pictures} widget pictures on the page before the moves, "
+                        f"{picture_count(page)} after: pictures pile up instead of "
+                        f"being redrawn in place")
+    return problems, {"explorers": count, "sliders": n_sliders, "moves": n_moves}
+
+
+def timing(latencies: list[float]) -> tuple[float, float]:
+    """(median, p95) in ms; p95 by the nearest-rank method."""
+    ordered = sorted(latencies)
+    p95 = ordered[max(0, -(-95 * len(ordered) // 100) - 1)]
+    return statistics.median(ordered), p95
