@@ -233,7 +233,7 @@ class Explorer(widgets.VBox):
         # GitHub, nbviewer and PDF; a short, stable text/plain for nbval.
         bundle = super()._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = repr(self)
-        bundle["image/png"] = self.image.value
+        bundle["image/png"] = bytes(self.image.value)
         return bundle
 
 

@@ -1,0 +1,275 @@
+"""The explorers: set a slider's .value, then check the figure against the maths."""
+
+from __future__ import annotations
+
+import gc
+import random
+import warnings
+
+import ipywidgets
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+import attnlib
+from attnlib import self_attention, toy_example
+from attnlib.plotting import CellValues
+from attnlib.stats import scaling_comparison
+from attnlib.widgets import (
+    AttentionExplorer,
+    attention_readout,
+    embedding_readout,
+    qkv_readout,
+    scaling_readout,
+)
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def drawn(explorer) -> list[np.ndarray]:
+    """The arrays held by the heatmaps of the explorer's figure, left to right."""
+    return [np.asarray(ax.images[0].get_array()) for ax in explorer.figure.axes if ax.images]
+
+
+def pixels(explorer) -> np.ndarray:
+    return np.asarray(explorer.figure.canvas.buffer_rgba()).copy()
+
+
+def assert_attention_matches(e, n, d_k, seed, d=8):
+    expected = self_attention(*toy_example(n, d=d, d_k=d_k, seed=seed)[1:])
+    assert e.example.tokens == toy_example(n, d=d, d_k=d_k, seed=seed).tokens
+    for got, want in zip(e.attention, expected):
+        np.testing.assert_array_equal(got, want)
+    scores, weights = drawn(e)
+    np.testing.assert_array_equal(scores, expected.scores)
+    np.testing.assert_array_equal(weights, expected.weights)
+
+
+@pytest.fixture(scope="module")
+def e():
+    return attnlib.explorer(n=6, d_k=4, seed=0)
+
+
+def test_explorer_starts_with_the_maths_of_its_arguments(e):
+    assert isinstance(e, AttentionExplorer)
+    assert isinstance(e, ipywidgets.Box)
+    assert (e.n.value, e.d_k.value, e.seed.value) == (6, 4, 0)
+    assert (e.n.min, e.n.max, e.d_k.min, e.d_k.max, e.seed.min, e.seed.max) == (2, 32, 1, 64, 0, 99)
+    assert_attention_matches(e, 6, 4, 0)
+    assert isinstance(e.image, ipywidgets.Image)
+    assert bytes(e.image.value).startswith(PNG)
+    assert isinstance(e.figure, Figure)
+
+
+@pytest.mark.parametrize(("name", "value"), [("d_k", 9), ("seed", 17), ("n", 11), ("n", 6), ("d_k", 4)])
+def test_setting_a_slider_redraws_the_same_figure_with_the_maths(e, name, value):
+    figure, before = e.figure, bytes(e.image.value)
+    getattr(e, name).value = value
+    assert e.figure is figure
+    assert bytes(e.image.value) != before
+    assert bytes(e.image.value).startswith(PNG)
+    assert_attention_matches(e, e.n.value, e.d_k.value, e.seed.value)
+    assert e.last_error is None
+    assert e.readout.value.count(attention_readout(e.attention)) == 1
+
+
+def test_picture_shows_shapes_labels_and_limits():
+    e = attnlib.explorer(n=5, d_k=3, seed=2)
+    scores_ax, _, weights_ax, _ = e.figure.axes
+    assert scores_ax.get_title() == "scores q·k / √d_k  (5 × 5)"
+    assert weights_ax.get_title() == "weights α = softmax(scores)  (5 × 5)"
+    assert (scores_ax.get_ylabel(), scores_ax.get_xlabel()) == ("query i", "key j")
+    assert [t.get_text() for t in scores_ax.get_yticklabels()] == list(e.example.tokens)
+    low, high = scores_ax.images[0].get_clim()
+    assert low == -high and high >= np.abs(e.attention.scores).max()
+    assert weights_ax.images[0].get_clim() == (0.0, 1.0)
+    e.n.value = 12  # above 8: no cell values
+    assert [a for ax in e.figure.axes for a in ax.artists if isinstance(a, CellValues)] == []
+    e.n.value = 8
+    assert len([a for ax in e.figure.axes for a in ax.artists if isinstance(a, CellValues)]) == 2
+
+
+@pytest.mark.parametrize("factory", [
+    lambda: attnlib.explorer(n=7, d_k=3),
+    lambda: attnlib.explorer(n=32, d_k=3, size="large"),
+    lambda: attnlib.embedding_explorer(n=6, d=5),
+    lambda: attnlib.qkv_explorer(d_k=3, d_v=2),
+    lambda: attnlib.scaling_explorer(d_k=8),
+])
+def test_fast_redraw_equals_a_full_draw_pixel_for_pixel(factory):
+    e = factory()
+    canvas = e._canvas
+    full_before = canvas.full_redraws
+    e.seed.value = 5
+    e.seed.value = 6
+    assert canvas.full_redraws == full_before and canvas.fast_redraws >= 2  # the fast path ran
+    fast = pixels(e)
+    e.figure.canvas.draw()
+    np.testing.assert_array_equal(fast, pixels(e))
+
+
+def test_a_changed_layout_equals_a_fresh_explorer_pixel_for_pixel():
+    e = attnlib.explorer(n=9, d_k=2, seed=3)
+    e.n.value = 4  # re-dresses the same axes for a new n
+    e.figure.canvas.draw()
+    fresh = attnlib.explorer(n=4, d_k=2, seed=3)
+    fresh.figure.canvas.draw()
+    np.testing.assert_array_equal(pixels(e), pixels(fresh))
+
+
+def test_random_slider_changes_keep_one_figure_and_no_pyplot_figures():
+    e = attnlib.explorer(n=4)
+    figure, axes = e.figure, len(e.figure.axes)
+    open_before = plt.get_fignums()
+    figures_before = sum(isinstance(o, Figure) for o in gc.get_objects())
+    rng = random.Random(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(200):
+            name = rng.choice(["n", "d_k", "seed", "seed", "d_k"])
+            high = 8 if name == "n" else getattr(e, name).max
+            getattr(e, name).value = rng.randint(getattr(e, name).min, high)
+    assert e.last_error is None
+    assert e.figure is figure and len(figure.axes) == axes
+    assert plt.get_fignums() == open_before
+    gc.collect()
+    assert sum(isinstance(o, Figure) for o in gc.get_objects()) <= figures_before
+    assert_attention_matches(e, e.n.value, e.d_k.value, e.seed.value)
+
+
+def test_an_exception_in_a_redraw_is_shown_not_swallowed(monkeypatch):
+    e = attnlib.explorer(n=5)
+    picture = bytes(e.image.value)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom in the maths")
+
+    monkeypatch.setattr(attnlib.widgets, "self_attention", broken)
+    e.d_k.value = 7
+    assert isinstance(e.last_error, RuntimeError)
+    assert e.errors in e.children
+    shown = "".join(o.get("text", "") for o in e.errors.outputs)
+    assert "RuntimeError: boom in the maths" in shown and "Traceback" in shown
+    assert bytes(e.image.value) == picture  # the old picture stays
+    monkeypatch.undo()
+    e.d_k.value = 6
+    assert e.last_error is None and e.errors.outputs == ()
+    assert_attention_matches(e, 5, 6, 0)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "words"), [
+    ({"n": 1}, ValueError, "n must be an integer from 2 to 32"),
+    ({"n": 33}, ValueError, "n must be an integer from 2 to 32"),
+    ({"d_k": 0}, ValueError, "d_k must be an integer from 1 to 64"),
+    ({"seed": "1"}, TypeError, "seed must be an integer"),
+    ({"seed": 100}, ValueError, "seed must be an integer from 0 to 99"),
+    ({"d": 2.5}, TypeError, "d must be an integer"),
+    ({"size": "huge"}, ValueError, "size must be one of ['large', 'normal']"),
+])
+def test_bad_arguments_name_the_argument(kwargs, error, words):
+    with pytest.raises(error) as info:
+        attnlib.explorer(**kwargs)
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize(("factory", "kwargs"), [
+    (attnlib.embedding_explorer, {"n": 0}),
+    (attnlib.embedding_explorer, {"d": 65}),
+    (attnlib.qkv_explorer, {"d_v": 0}),
+    (attnlib.qkv_explorer, {"n": 40}),
+    (attnlib.scaling_explorer, {"d_k": "4"}),
+    (attnlib.scaling_explorer, {"size": 2}),
+])
+def test_section_explorers_reject_bad_arguments(factory, kwargs):
+    with pytest.raises((ValueError, TypeError), match=next(iter(kwargs))):
+        factory(**kwargs)
+
+
+def test_display_bundle_has_a_png_and_a_short_stable_text(e):
+    bundle = e._repr_mimebundle_()
+    assert bundle["text/plain"] == repr(e) == (
+        f"AttentionExplorer(n={e.n.value}, d_k={e.d_k.value}, seed={e.seed.value})")
+    assert bundle["image/png"] == bytes(e.image.value)
+    assert "model_id" in bundle["application/vnd.jupyter.widget-view+json"]
+    assert repr(attnlib.qkv_explorer(d_k=2, d_v=3, seed=1)) == "QKVExplorer(d_k=2, d_v=3, seed=1)"
+
+
+def test_embedding_explorer_draws_X_with_token_labels():
+    e = attnlib.embedding_explorer(n=6, d=8, seed=1)
+    figure = e.figure
+    e.d.value = 5
+    e.n.value = 9
+    assert e.figure is figure
+    want = toy_example(9, d=5, seed=1)
+    np.testing.assert_array_equal(e.example.X, want.X)
+    (X,) = drawn(e)
+    np.testing.assert_array_equal(X, want.X)
+    assert [t.get_text() for t in figure.axes[0].get_yticklabels()] == list(want.tokens)
+    assert embedding_readout(want) in e.readout.value
+
+
+def test_qkv_explorer_draws_Q_K_V():
+    e = attnlib.qkv_explorer(d_k=4, d_v=4, seed=0)
+    before = bytes(e.image.value)
+    e.d_v.value = 2
+    e.seed.value = 3
+    assert bytes(e.image.value) != before
+    ex = toy_example(6, d=8, d_k=4, d_v=2, seed=3)
+    want = self_attention(*ex[1:])
+    for got, M in zip(drawn(e), (want.Q, want.K, want.V)):
+        np.testing.assert_array_equal(got, M)
+    assert qkv_readout(ex, want) in e.readout.value
+
+
+def test_scaling_explorer_shows_both_weights_and_the_readouts():
+    e = attnlib.scaling_explorer(d_k=4)
+    e.d_k.value = 48
+    ex = toy_example(8, d=8, d_k=48, seed=0)
+    want = scaling_comparison(*ex[1:])
+    unscaled, scaled = drawn(e)
+    np.testing.assert_array_equal(unscaled, self_attention(*ex[1:], scaled=False).weights)
+    np.testing.assert_array_equal(scaled, self_attention(*ex[1:]).weights)
+    assert e.comparison.score_variance_unscaled == want.score_variance_unscaled
+    assert scaling_readout(want) in e.readout.value
+    assert want.max_weight_unscaled > want.max_weight_scaled  # what the learner should see
+
+
+def test_large_size_is_bigger_in_fonts_and_pixels():
+    normal = attnlib.explorer(n=32)
+    large = attnlib.explorer(n=32, size="large")
+    (w0, h0), (w1, h1) = normal.figure.canvas.get_width_height(), large.figure.canvas.get_width_height()
+    assert w1 > 1.5 * w0 and h1 > 1.5 * h0
+    assert w1 <= 1920 and h1 <= 1080  # fits a 1080p projector
+    size = [ax.yaxis.get_ticklabels()[0].get_fontsize() for ax in (normal.figure.axes[0],
+                                                                   large.figure.axes[0])]
+    assert size[1] >= 1.5 * size[0]
+    assert size[1] * large.figure.dpi / 72 >= 14  # a 32-token label at least 14 px high
+
+
+def test_figure_leaves_no_room_for_clipped_or_overlapping_labels():
+    for size in ("normal", "large"):
+        for n in (4, 32):
+            e = attnlib.explorer(n=n, size=size)
+            renderer = e.figure.canvas.get_renderer()
+            boxes = [ax.get_tightbbox(renderer) for ax in e.figure.axes]
+            page = e.figure.bbox
+            for box in boxes:
+                assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0 and box.y1 <= page.y1
+            for a in range(len(boxes)):
+                for b in range(a + 1, len(boxes)):
+                    assert not boxes[a].overlaps(boxes[b]), (size, n, a, b)
+
+
+def test_executed_notebook_stores_a_png_and_stable_text(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import attnlib\nattnlib.explorer()")]
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    (output,) = nb.cells[0].outputs
+    assert output["output_type"] == "execute_result"
+    assert output["data"]["text/plain"] == "AttentionExplorer(n=6, d_k=4, seed=0)"
+    assert "image/png" in output["data"]
+    assert "application/vnd.jupyter.widget-view+json" in output["data"]
