@@ -106,7 +106,7 @@ def symmetric_limit(matrix) -> float:
         return 1.0
     power = 10.0 ** math.floor(math.log10(top))
     for step in _STEPS:
-        if step * power >= top * (1 - 1e-12):
+        if step * power >= top:
             return step * power
     return 10.0 * power  # pragma: no cover
 
