@@ -118,7 +118,7 @@ class FastCanvas:
             return
         bar_ax.draw(renderer)
         box = Bbox.intersection(bar_ax.get_tightbbox(renderer).padded(2), self.figure.bbox)
-        if box is not None and len(self._bars) < 256:
+        if box is not None and len(self._bars) < 32:  # a few MB at most
             self._bars[key] = self.canvas.copy_from_bbox(box)
 
     def rgba(self):
