@@ -35,17 +35,33 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m attnlib",
         description="Write the scores | weights heatmaps of self-attention on the toy sentence.",
     )
-    parser.add_argument("--n", type=_int_in("--n", 1, 64), default=6, help="tokens, 1 to 64 (default 6)")
-    parser.add_argument("--d-k", type=_int_in("--d-k", 1, 512), default=4,
-                        help="query/key size, 1 to 512 (default 4)")
-    parser.add_argument("--d", type=_int_in("--d", 1, 512), default=8,
-                        help="embedding size, 1 to 512 (default 8)")
-    parser.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0,
-                        help="random seed (default 0)")
-    parser.add_argument("--size", choices=["normal", "large"], default="normal",
-                        help="'large' for slides and projectors (default normal)")
-    parser.add_argument("--out", type=Path, default=Path("attention.png"),
-                        help="file to write; .png, .pdf or .svg (default attention.png)")
+    parser.add_argument(
+        "--n", type=_int_in("--n", 1, 64), default=6, help="tokens, 1 to 64 (default 6)"
+    )
+    parser.add_argument(
+        "--d-k",
+        type=_int_in("--d-k", 1, 512),
+        default=4,
+        help="query/key size, 1 to 512 (default 4)",
+    )
+    parser.add_argument(
+        "--d", type=_int_in("--d", 1, 512), default=8, help="embedding size, 1 to 512 (default 8)"
+    )
+    parser.add_argument(
+        "--seed", type=_int_in("--seed", 0, MAX_SEED), default=0, help="random seed (default 0)"
+    )
+    parser.add_argument(
+        "--size",
+        choices=["normal", "large"],
+        default="normal",
+        help="'large' for slides and projectors (default normal)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("attention.png"),
+        help="file to write; .png, .pdf or .svg (default attention.png)",
+    )
     return parser
 
 

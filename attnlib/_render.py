@@ -81,7 +81,7 @@ class FastCanvas:
         self.full_redraws += 1
 
     def _fast(self, panels) -> None:
-        for image, panel in zip(self.images, panels):
+        for image, panel in zip(self.images, panels, strict=True):
             update_heatmap(image, panel.matrix)
         self.canvas.restore_region(self._background)
         self._draw_dynamic()
@@ -128,8 +128,9 @@ class FastCanvas:
     def png(self) -> bytes:
         """Encode the current canvas (not redrawing it) as PNG, fast."""
         width, height = self.canvas.get_width_height(physical=True)
-        picture = Image.frombuffer("RGBA", (width, height), self.canvas.buffer_rgba(), "raw",
-                                   "RGBA", 0, 1).convert("RGB")
+        picture = Image.frombuffer(
+            "RGBA", (width, height), self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1
+        ).convert("RGB")
         buffer = io.BytesIO()
         picture.save(buffer, format="PNG", compress_level=1)
         return buffer.getvalue()

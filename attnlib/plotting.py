@@ -19,6 +19,7 @@ import math
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from matplotlib import colormaps
@@ -91,7 +92,7 @@ _STEPS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 
 
 def symmetric_limit(matrix) -> float:
-    """The smallest 'nice' number (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of 10) >= max |matrix|.
+    """The smallest 'nice' number >= max |matrix|: 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times 10**k.
 
     Diverging heatmaps use ``(-limit, limit)``, so 0 is always the middle
     colour, and the colorbar only changes when the data crosses a step.
@@ -122,7 +123,7 @@ def _limits(kind: str, matrix: np.ndarray) -> tuple[float, float]:
 
 
 def format_value(value: float) -> str:
-    """A cell value in at most 5 characters, with a true minus sign: ``0.25``, ``−1.30``, ``12.5``."""
+    """A cell value in at most 5 characters, with a true minus: ``0.25``, ``−1.30``, ``12.5``."""
     size = abs(value)
     text = f"{value:.2f}" if size < 9.995 else f"{value:.1f}" if size < 99.95 else f"{value:.0f}"
     return text.replace("-", "\u2212")
@@ -146,7 +147,7 @@ class CellValues(Artist):
         In points.
     """
 
-    _cache: OrderedDict = OrderedDict()  # (text, size in px) -> (alpha mask, top offset)
+    _cache: ClassVar[OrderedDict] = OrderedDict()  # (text, size in px) -> alpha mask, shared
     _CACHE_MAX = 4096
 
     def __init__(self, image: AxesImage, fontsize: float):
@@ -185,7 +186,9 @@ class CellValues(Artist):
         pixels = self.fontsize * renderer.points_to_pixels(1.0)
         digit_height = self._mask("0", pixels).shape[0]
         rgba = self.image.cmap(self.image.norm(data))  # (rows, cols, 4) cell colours
-        luminance = rgba[..., :3] @ np.array([0.2126, 0.7152, 0.0722])  # (rows, cols, 3) -> (rows, cols)
+        luminance = rgba[..., :3] @ np.array(
+            [0.2126, 0.7152, 0.0722]
+        )  # (rows, cols, 3) -> (rows, cols)
         centres = self.axes.transData.transform(
             np.stack(np.meshgrid(np.arange(cols), np.arange(rows)), axis=-1).reshape(-1, 2)
         ).reshape(rows, cols, 2)  # (rows*cols, 2) display px -> (rows, cols, 2)
@@ -195,9 +198,11 @@ class CellValues(Artist):
                 h, w = mask.shape
                 left = round(centres[i, j, 0] - x0 - w / 2)
                 top = round(height - (centres[i, j, 1] - y0) - digit_height / 2)
-                window = layer[max(top, 0):top + h, max(left, 0):left + w]
-                cut = mask[max(-top, 0):max(-top, 0) + window.shape[0],
-                           max(-left, 0):max(-left, 0) + window.shape[1]]
+                window = layer[max(top, 0) : top + h, max(left, 0) : left + w]
+                cut = mask[
+                    max(-top, 0) : max(-top, 0) + window.shape[0],
+                    max(-left, 0) : max(-left, 0) + window.shape[1],
+                ]
                 window[..., :3] = 0 if luminance[i, j] > 0.45 else 255
                 window[..., 3] = np.maximum(window[..., 3], cut)
         gc = renderer.new_gc()
@@ -283,10 +288,17 @@ def heatmap(
     rows, cols = matrix.shape
     for name, labels, count in (("row_labels", row_labels, rows), ("col_labels", col_labels, cols)):
         if labels is not None and len(labels) != count:
-            raise ValueError(f"{name} has {len(labels)} labels but matrix has {count} ({matrix.shape})")
+            raise ValueError(
+                f"{name} has {len(labels)} labels but matrix has {count} ({matrix.shape})"
+            )
     low, high = _limits(kind, matrix)
-    image = ax.imshow(matrix, cmap=colormaps[KINDS[kind][0]], norm=Normalize(low, high),
-                      interpolation="nearest", aspect="auto")
+    image = ax.imshow(
+        matrix,
+        cmap=colormaps[KINDS[kind][0]],
+        norm=Normalize(low, high),
+        interpolation="nearest",
+        aspect="auto",
+    )
     image.attnlib_kind = kind  # update_heatmap reads it
     _dress(image, row_labels, col_labels, title, xlabel, ylabel, values, diagonal, fontsize)
     fig = ax.figure
@@ -300,14 +312,19 @@ def heatmap(
     return image
 
 
-def _dress(image, row_labels, col_labels, title, xlabel, ylabel, values, diagonal, fontsize) -> None:
+def _dress(
+    image, row_labels, col_labels, title, xlabel, ylabel, values, diagonal, fontsize
+) -> None:
     # Labels, ticks, diagonal outline and cell values for the image's current
     # data and axes position. Idempotent, so an explorer can re-dress the same
     # axes for a new n instead of building new ones (new Axes cost ~1 ms a tick).
     ax, fig = image.axes, image.axes.figure
     rows, cols = image.get_array().shape
     box = ax.get_position()
-    cell_px = min(box.width * fig.get_figwidth() / cols, box.height * fig.get_figheight() / rows) * fig.dpi
+    cell_px = (
+        min(box.width * fig.get_figwidth() / cols, box.height * fig.get_figheight() / rows)
+        * fig.dpi
+    )
     label_size = math.floor(4 * min(fontsize, 0.78 * cell_px * 72 / fig.dpi)) / 4  # 1/4 pt steps
     rotation = 0
     if col_labels is not None:
@@ -315,8 +332,15 @@ def _dress(image, row_labels, col_labels, title, xlabel, ylabel, values, diagona
         if widest * 0.6 * label_size * fig.dpi / 72 > 0.95 * cell_px:
             rotation = 90
     for axis, turn in ((ax.xaxis, rotation), (ax.yaxis, 0)):
-        params = {"length": 0, "labelsize": label_size, "pad": 0.3 * fontsize, "labelrotation": turn}
-        if getattr(axis, "_attnlib_params", None) != params:  # costs ~1 ms a tick: skip if unchanged
+        params = {
+            "length": 0,
+            "labelsize": label_size,
+            "pad": 0.3 * fontsize,
+            "labelrotation": turn,
+        }
+        if (
+            getattr(axis, "_attnlib_params", None) != params
+        ):  # costs ~1 ms a tick: skip if unchanged
             axis.set_tick_params(**params)
             axis._attnlib_params = params
     _set_ticks(ax.yaxis, row_labels, rows)
@@ -332,12 +356,17 @@ def _dress(image, row_labels, col_labels, title, xlabel, ylabel, values, diagona
             raise ValueError(f"diagonal=True needs a square matrix, got shape {(rows, cols)}")
         width = fontsize / 10 * min(1.0, cell_px / 25)
         for colour, lw, z in (("white", 2.6 * width, 1.0), ("black", 1.1 * width, 1.1)):
-            ax.add_patch(PathPatch(_diagonal_path(rows), facecolor="none", edgecolor=colour,
-                                   linewidth=lw, zorder=z))
+            ax.add_patch(
+                PathPatch(
+                    _diagonal_path(rows), facecolor="none", edgecolor=colour, linewidth=lw, zorder=z
+                )
+            )
     if values is None:
         values = rows <= MAX_VALUES_N and cols <= MAX_VALUES_N
     if values:
-        value_size = min(fontsize, 0.85 * cell_px / 3.1 * 72 / fig.dpi)  # 5 characters in 85% of a cell
+        value_size = min(
+            fontsize, 0.85 * cell_px / 3.1 * 72 / fig.dpi
+        )  # 5 characters in 85% of a cell
         ax.add_artist(CellValues(image, value_size))
 
 
@@ -367,8 +396,10 @@ def update_heatmap(image: AxesImage, matrix) -> None:
     old = image.get_array()
     matrix = as_matrix("matrix", matrix, rows_name="rows", cols_name="cols")
     if matrix.shape != old.shape:
-        raise ValueError(f"matrix has shape {matrix.shape} but the heatmap shows {old.shape}: "
-                         "draw a new heatmap for a new shape")
+        raise ValueError(
+            f"matrix has shape {matrix.shape} but the heatmap shows {old.shape}: "
+            "draw a new heatmap for a new shape"
+        )
     image.set_data(matrix)
     low, high = _limits(getattr(image, "attnlib_kind", "sequential"), matrix)
     if image.get_clim() != (low, high):
@@ -396,8 +427,9 @@ class Panel:
     values: bool | None = None
 
     def __post_init__(self):
-        object.__setattr__(self, "matrix", as_matrix("matrix", self.matrix, rows_name="rows",
-                                                    cols_name="cols"))
+        object.__setattr__(
+            self, "matrix", as_matrix("matrix", self.matrix, rows_name="rows", cols_name="cols")
+        )
         for name in ("row_labels", "col_labels"):
             labels = getattr(self, name)
             if labels is not None:
@@ -410,14 +442,24 @@ class Panel:
 
     def layout_key(self) -> tuple:
         """Everything but the numbers: two panels with equal keys share a layout."""
-        return (self.matrix.shape, self.title, self.row_labels, self.col_labels, self.xlabel,
-                self.ylabel, self.kind, self.diagonal, self.values)
+        return (
+            self.matrix.shape,
+            self.title,
+            self.row_labels,
+            self.col_labels,
+            self.xlabel,
+            self.ylabel,
+            self.kind,
+            self.diagonal,
+            self.values,
+        )
 
 
 def _text_inches(renderer, texts, size: float, dpi: float) -> float:
     prop = FontProperties(size=size)
-    widest = max((renderer.get_text_width_height_descent(str(s), prop, False)[0] for s in texts),
-                 default=0.0)
+    widest = max(
+        (renderer.get_text_width_height_descent(str(s), prop, False)[0] for s in texts), default=0.0
+    )
     return widest / dpi
 
 
@@ -445,7 +487,8 @@ def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -
     Examples
     --------
     >>> fig = Figure()
-    >>> images = draw_panels(fig, [Panel([[1.0, -1.0]], "a"), Panel([[0.5], [0.5]], "b", kind="weights")])
+    >>> panels = [Panel([[1.0, -1.0]], "a"), Panel([[0.5], [0.5]], "b", kind="weights")]
+    >>> images = draw_panels(fig, panels)
     >>> len(images), len(fig.axes)       # two heatmaps and their colorbars
     (2, 4)
     """
@@ -455,7 +498,9 @@ def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -
     geometry = SIZES[size]
     box, font, dpi = geometry["box"], geometry["font"], geometry["dpi"]
     structure = (size, tuple((p.kind, p.values is False) for p in panels))
-    reuse = getattr(fig, "_attnlib_structure", None) == structure and len(fig.axes) == 2 * len(panels)
+    reuse = getattr(fig, "_attnlib_structure", None) == structure and len(fig.axes) == 2 * len(
+        panels
+    )
     if not reuse:
         fig.clear()
         fig._attnlib_structure = None
@@ -478,10 +523,16 @@ def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -
         cols = p.col_labels or [str(p.shape[1] - 1)]
         cols_w = _text_inches(renderer, cols, label_size, dpi)
         rotated = max(len(s) for s in cols) * 0.6 * label_size / 72 > 0.95 * cell
-        bottoms.append((cols_w if rotated else label_size / 72 * 1.2) + 0.3 * font / 72
-                       + (line if p.xlabel else 0) + 0.12)
+        bottoms.append(
+            (cols_w if rotated else label_size / 72 * 1.2)
+            + 0.3 * font / 72
+            + (line if p.xlabel else 0)
+            + 0.12
+        )
     bar_w, bar_gap = 0.14 * font / 10, 0.12 * font / 10
-    bar_labels = _text_inches(renderer, ["\u22120.25", "\u2212150"], 0.9 * font, dpi) + 0.45 * font / 72
+    bar_labels = (
+        _text_inches(renderer, ["\u22120.25", "\u2212150"], 0.9 * font, dpi) + 0.45 * font / 72
+    )
     right_pad = 0.15 * font / 10
     top = line * 1.1 + 0.6 * font / 72 + 0.08
     bottom = max(bottoms)
@@ -490,11 +541,15 @@ def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -
     fig.set_size_inches(width, fig_height)
 
     images, x = [], 0.0
-    for k, (p, left) in enumerate(zip(panels, lefts)):
+    for k, (p, left) in enumerate(zip(panels, lefts, strict=True)):
         x += left
         box_position = (x / width, bottom / fig_height, box / width, height / fig_height)
-        bar_position = ((x + box + bar_gap) / width, bottom / fig_height, bar_w / width,
-                        height / fig_height)
+        bar_position = (
+            (x + box + bar_gap) / width,
+            bottom / fig_height,
+            bar_w / width,
+            height / fig_height,
+        )
         if reuse:  # same panels and kinds, new shapes or labels: re-dress the same axes
             ax, cax = fig.axes[2 * k], fig.axes[2 * k + 1]
             ax.set_position(box_position)
@@ -506,14 +561,34 @@ def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -
             ax.set_xlim(-0.5, cols - 0.5)
             ax.set_ylim(rows - 0.5, -0.5)
             image.set_clim(*_limits(p.kind, p.matrix))
-            _dress(image, p.row_labels, p.col_labels, p.title, p.xlabel, p.ylabel, p.values,
-                   p.diagonal, font)
+            _dress(
+                image,
+                p.row_labels,
+                p.col_labels,
+                p.title,
+                p.xlabel,
+                p.ylabel,
+                p.values,
+                p.diagonal,
+                font,
+            )
         else:
             ax = fig.add_axes(box_position)
             cax = fig.add_axes(bar_position)
-            image = heatmap(ax, p.matrix, row_labels=p.row_labels, col_labels=p.col_labels,
-                            title=p.title, xlabel=p.xlabel, ylabel=p.ylabel, kind=p.kind,
-                            values=p.values, diagonal=p.diagonal, cax=cax, fontsize=font)
+            image = heatmap(
+                ax,
+                p.matrix,
+                row_labels=p.row_labels,
+                col_labels=p.col_labels,
+                title=p.title,
+                xlabel=p.xlabel,
+                ylabel=p.ylabel,
+                kind=p.kind,
+                values=p.values,
+                diagonal=p.diagonal,
+                cax=cax,
+                fontsize=font,
+            )
         images.append(image)
         x += box + bar_gap + bar_w + bar_labels
     fig._attnlib_structure = structure
@@ -557,7 +632,9 @@ def _tokens(tokens, n: int) -> tuple[str, ...]:
     return tokens
 
 
-def attention_panels(att: Attention, tokens: Sequence[str], *, diagonal: bool = True) -> list[Panel]:
+def attention_panels(
+    att: Attention, tokens: Sequence[str], *, diagonal: bool = True
+) -> list[Panel]:
     """The two panels of the chapter's picture: scores | weights, queries down, keys along.
 
     Parameters
@@ -585,15 +662,32 @@ def attention_panels(att: Attention, tokens: Sequence[str], *, diagonal: bool = 
     shape = f"({n_q} × {n_kv})"
     diagonal = diagonal and n_q == n_kv
     return [
-        Panel(att.scores, f"scores q·k / √d_k  {shape}", tokens, keys, "key j", "query i",
-              "diverging", diagonal),
-        Panel(att.weights, f"weights α = softmax(scores)  {shape}", tokens, keys, "key j",
-              "query i", "weights", diagonal),
+        Panel(
+            att.scores,
+            f"scores q·k / √d_k  {shape}",
+            tokens,
+            keys,
+            "key j",
+            "query i",
+            "diverging",
+            diagonal,
+        ),
+        Panel(
+            att.weights,
+            f"weights α = softmax(scores)  {shape}",
+            tokens,
+            keys,
+            "key j",
+            "query i",
+            "weights",
+            diagonal,
+        ),
     ]
 
 
-def plot_attention(att: Attention, tokens: Sequence[str], *, size: str = "normal",
-                   diagonal: bool = True) -> StaticFigure:
+def plot_attention(
+    att: Attention, tokens: Sequence[str], *, size: str = "normal", diagonal: bool = True
+) -> StaticFigure:
     """The chapter's two-panel picture as a static figure: scores | weights.
 
     Scores on a diverging map centred on 0, weights on [0, 1], "query i" down
@@ -665,8 +759,16 @@ def qkv_panels(att: Attention, tokens: Sequence[str]) -> list[Panel]:
     panels = []
     for name, M, width in (("Q", att.Q, "d_k"), ("K", att.K, "d_k"), ("V", att.V, "d_v")):
         n, cols = M.shape
-        panels.append(Panel(M, f"{name} = X W_{name}  ({n} × {cols})", _tokens(tokens, n), None,
-                            f"coordinate ({width} = {cols})", "token"))
+        panels.append(
+            Panel(
+                M,
+                f"{name} = X W_{name}  ({n} × {cols})",
+                _tokens(tokens, n),
+                None,
+                f"coordinate ({width} = {cols})",
+                "token",
+            )
+        )
     return panels
 
 
@@ -677,7 +779,8 @@ def plot_qkv(att: Attention, tokens: Sequence[str], *, size: str = "normal") -> 
     --------
     >>> from attnlib import self_attention, toy_example
     >>> ex = toy_example(n=6, d_k=4, d_v=3)
-    >>> [ax.images[0].get_array().shape for ax in plot_qkv(self_attention(*ex[1:]), ex.tokens).axes[::2]]
+    >>> fig = plot_qkv(self_attention(*ex[1:]), ex.tokens)
+    >>> [ax.images[0].get_array().shape for ax in fig.axes[::2]]
     [(6, 4), (6, 4), (6, 3)]
     """
     return plot_panels(qkv_panels(att, tokens), size=size)
@@ -690,7 +793,8 @@ def scaling_panels(unscaled: Attention, scaled: Attention, tokens: Sequence[str]
     --------
     >>> from attnlib import self_attention, toy_example
     >>> ex = toy_example(n=4, d_k=16)
-    >>> panels = scaling_panels(self_attention(*ex[1:], scaled=False), self_attention(*ex[1:]), ex.tokens)
+    >>> raw, scaled = self_attention(*ex[1:], scaled=False), self_attention(*ex[1:])
+    >>> panels = scaling_panels(raw, scaled, ex.tokens)
     >>> [p.title for p in panels]
     ['weights, unscaled: softmax(q·k)  (4 × 4)', 'weights, scaled: softmax(q·k / √d_k)  (4 × 4)']
     """
@@ -698,22 +802,38 @@ def scaling_panels(unscaled: Attention, scaled: Attention, tokens: Sequence[str]
     tokens = _tokens(tokens, n)
     shape = f"({n} × {unscaled.weights.shape[1]})"
     return [
-        Panel(unscaled.weights, f"weights, unscaled: softmax(q·k)  {shape}", tokens, tokens,
-              "key j", "query i", "weights"),
-        Panel(scaled.weights, f"weights, scaled: softmax(q·k / √d_k)  {shape}", tokens, tokens,
-              "key j", "query i", "weights"),
+        Panel(
+            unscaled.weights,
+            f"weights, unscaled: softmax(q·k)  {shape}",
+            tokens,
+            tokens,
+            "key j",
+            "query i",
+            "weights",
+        ),
+        Panel(
+            scaled.weights,
+            f"weights, scaled: softmax(q·k / √d_k)  {shape}",
+            tokens,
+            tokens,
+            "key j",
+            "query i",
+            "weights",
+        ),
     ]
 
 
-def plot_scaling(unscaled: Attention, scaled: Attention, tokens: Sequence[str], *,
-                 size: str = "normal") -> StaticFigure:
+def plot_scaling(
+    unscaled: Attention, scaled: Attention, tokens: Sequence[str], *, size: str = "normal"
+) -> StaticFigure:
     """Weights without and with the √d_k scaling, side by side (see :func:`scaling_panels`).
 
     Examples
     --------
     >>> from attnlib import self_attention, toy_example
     >>> ex = toy_example(n=6, d_k=64)
-    >>> fig = plot_scaling(self_attention(*ex[1:], scaled=False), self_attention(*ex[1:]), ex.tokens)
+    >>> raw, scaled = self_attention(*ex[1:], scaled=False), self_attention(*ex[1:])
+    >>> fig = plot_scaling(raw, scaled, ex.tokens)
     >>> len(fig.axes)
     4
     """

@@ -15,9 +15,9 @@ from ._validate import as_matrix, as_size
 from .core import Attention, _softmax, self_attention
 
 __all__ = [
+    "Saturation",
     "ScalingComparison",
     "ScoreVariance",
-    "Saturation",
     "max_weight",
     "row_entropy",
     "saturation",
@@ -114,7 +114,9 @@ def _as_sizes(name: str, values) -> np.ndarray:
     return np.array(sizes)
 
 
-def score_variance(d_ks=(1, 2, 4, 8, 16, 32, 64, 128), *, trials: int = 10_000, seed: int = 0) -> ScoreVariance:
+def score_variance(
+    d_ks=(1, 2, 4, 8, 16, 32, 64, 128), *, trials: int = 10_000, seed: int = 0
+) -> ScoreVariance:
     """Variance of a score q·k between random vectors, unscaled and divided by √d_k.
 
     q and k have independent standard-normal entries, as queries and keys of

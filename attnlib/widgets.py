@@ -11,7 +11,6 @@ functions here for the text under them.
 
 from __future__ import annotations
 
-import html
 import traceback
 
 import ipywidgets as widgets
@@ -92,7 +91,7 @@ def embedding_readout(example: Example) -> str:
     n, d = example.X.shape
     words = example.tokens
     repeats = sorted({w for w in words if words.count(w) > 1})
-    same = (f"; a repeated token gets the same row: {', '.join(repeats)}" if repeats else "")
+    same = f"; a repeated token gets the same row: {', '.join(repeats)}" if repeats else ""
     return f"X {_shape(example.X)}: n = {n} tokens, one row of d = {d} numbers each{same}"
 
 
@@ -107,12 +106,19 @@ def qkv_readout(example: Example, att: Attention) -> str:
     True
     """
     X = example.X
-    lines = [f"{name} = X W_{name}: {_shape(X)} @ {_shape(W)} -> {_shape(M)}"
-             for name, W, M in (("Q", example.W_Q, att.Q), ("K", example.W_K, att.K),
-                                ("V", example.W_V, att.V))]
+    lines = [
+        f"{name} = X W_{name}: {_shape(X)} @ {_shape(W)} -> {_shape(M)}"
+        for name, W, M in (
+            ("Q", example.W_Q, att.Q),
+            ("K", example.W_K, att.K),
+            ("V", example.W_V, att.V),
+        )
+    ]
     d_k, d_v = att.Q.shape[1], att.V.shape[1]
-    return (" · ".join(lines) + "<br>"
-            f"Q and K share d_k = {d_k} (each score is q_i · k_j); V has d_v = {d_v}, free to differ")
+    return (
+        " · ".join(lines) + "<br>"
+        f"Q and K share d_k = {d_k} (each score is q_i · k_j); V has d_v = {d_v}, free to differ"
+    )
 
 
 def scaling_readout(comparison: ScalingComparison) -> str:
@@ -133,9 +139,12 @@ def scaling_readout(comparison: ScalingComparison) -> str:
         ("mean max weight", c.max_weight_unscaled, c.max_weight_scaled),
         ("mean row entropy (nats)", c.entropy_unscaled, c.entropy_scaled),
     )
-    body = "".join(f"<tr><td>{name}</td><td>{a:.2f}</td><td>{b:.2f}</td></tr>" for name, a, b in rows)
+    body = "".join(
+        f"<tr><td>{name}</td><td>{a:.2f}</td><td>{b:.2f}</td></tr>" for name, a, b in rows
+    )
     return (
-        f"<table><tr><th>d_k = {d_k}</th><th>unscaled</th><th>scaled by √d_k = {np.sqrt(d_k):.2f}</th>"
+        f"<table><tr><th>d_k = {d_k}</th><th>unscaled</th>"
+        f"<th>scaled by √d_k = {np.sqrt(d_k):.2f}</th>"
         f"</tr>{body}</table>"
         f"A saturated softmax has max weight near 1 and entropy near 0; "
         f"an even one 1/{n} = {1 / n:.2f} and log {n} = {np.log(n):.2f}."
@@ -173,23 +182,32 @@ class Explorer(widgets.VBox):
         for name, value in sliders.items():
             low, high, what = LIMITS[name]
             slider = widgets.IntSlider(
-                value=value, min=low, max=high, description=name, tooltip=what,
+                value=value,
+                min=low,
+                max=high,
+                description=name,
+                tooltip=what,
                 continuous_update=True,
                 layout=widgets.Layout(width="420px" if large else "300px"),
                 style={"description_width": "60px" if large else "40px"},
             )
             self._sliders[name] = slider
             setattr(self, name, slider)
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
+        self.image = widgets.Image(
+            format="png", layout=widgets.Layout(max_width="100%", height="auto")
+        )
         self.readout = widgets.HTML(layout=widgets.Layout(margin="0 0 0 12px"))
         self._font = "1.35em" if large else "0.95em"
         self.errors = widgets.Output()
         self.redraw()  # a bad argument raises here, in the user's cell
         for slider in self._sliders.values():
             slider.observe(self._on_change, names="value")
-        self.children = (widgets.HBox(list(self._sliders.values()),
-                                      layout=widgets.Layout(flex_flow="row wrap")),
-                         self.image, self.readout, self.errors)
+        self.children = (
+            widgets.HBox(list(self._sliders.values()), layout=widgets.Layout(flex_flow="row wrap")),
+            self.image,
+            self.readout,
+            self.errors,
+        )
 
     @property
     def figure(self):
@@ -207,14 +225,16 @@ class Explorer(widgets.VBox):
         """Recompute from the sliders and redraw (fast when only the numbers changed)."""
         panels, readout = self._compute()
         self.image.value = self._canvas.show(panels)
-        self.readout.value = f'<div style="font-size: {self._font}; line-height: 1.5">{readout}</div>'
+        self.readout.value = (
+            f'<div style="font-size: {self._font}; line-height: 1.5">{readout}</div>'
+        )
 
     def _on_change(self, change) -> None:
         # An exception in a traitlets observer would end in the kernel's log,
         # unseen: show it under the picture instead, and keep the old picture.
         try:
             self.redraw()
-        except Exception as exc:  # noqa: BLE001 - shown to the learner, not swallowed
+        except Exception as exc:
             self.last_error = exc
             text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
             self.errors.outputs = ()
@@ -251,18 +271,22 @@ class AttentionExplorer(Explorer):
         See :class:`Explorer`.
     """
 
-    def __init__(self, n: int = 6, d_k: int = 4, seed: int = 0, d: int = 8, *, size: str = "normal"):
+    def __init__(
+        self, n: int = 6, d_k: int = 4, seed: int = 0, d: int = 8, *, size: str = "normal"
+    ):
         self.d = as_size("d", d, maximum=MAX_D)
         super().__init__(_checked(n=n, d_k=d_k, seed=seed), size=size)
 
     def _compute(self):
         self.example = toy_example(self.n.value, d=self.d, d_k=self.d_k.value, seed=self.seed.value)
         self.attention = self_attention(*self.example[1:])
-        return attention_panels(self.attention, self.example.tokens), attention_readout(self.attention)
+        return attention_panels(self.attention, self.example.tokens), attention_readout(
+            self.attention
+        )
 
 
 class EmbeddingExplorer(Explorer):
-    """The embedding X of the toy sentence, with sliders n, d and seed (see :func:`embedding_explorer`).
+    """The embedding X of the toy sentence; sliders n, d and seed (see :func:`embedding_explorer`).
 
     Attributes
     ----------
@@ -276,7 +300,9 @@ class EmbeddingExplorer(Explorer):
 
     def _compute(self):
         self.example = toy_example(self.n.value, d=self.d.value, seed=self.seed.value)
-        return embedding_panels(self.example.X, self.example.tokens), embedding_readout(self.example)
+        return embedding_panels(self.example.X, self.example.tokens), embedding_readout(
+            self.example
+        )
 
 
 class QKVExplorer(Explorer):
@@ -291,17 +317,28 @@ class QKVExplorer(Explorer):
         ``self_attention(*example[1:])``; Q, K and V are drawn.
     """
 
-    def __init__(self, d_k: int = 4, d_v: int = 4, seed: int = 0, *, n: int = 6, d: int = 8,
-                 size: str = "normal"):
+    def __init__(
+        self,
+        d_k: int = 4,
+        d_v: int = 4,
+        seed: int = 0,
+        *,
+        n: int = 6,
+        d: int = 8,
+        size: str = "normal",
+    ):
         self.n_tokens = _checked(n=n)["n"]
         self.d = as_size("d", d, maximum=MAX_D)
         super().__init__(_checked(d_k=d_k, d_v=d_v, seed=seed), size=size)
 
     def _compute(self):
-        self.example = toy_example(self.n_tokens, d=self.d, d_k=self.d_k.value, d_v=self.d_v.value,
-                                   seed=self.seed.value)
+        self.example = toy_example(
+            self.n_tokens, d=self.d, d_k=self.d_k.value, d_v=self.d_v.value, seed=self.seed.value
+        )
         self.attention = self_attention(*self.example[1:])
-        return qkv_panels(self.attention, self.example.tokens), qkv_readout(self.example, self.attention)
+        return qkv_panels(self.attention, self.example.tokens), qkv_readout(
+            self.example, self.attention
+        )
 
 
 class ScalingExplorer(Explorer):
@@ -316,25 +353,32 @@ class ScalingExplorer(Explorer):
         ``attnlib.stats.scaling_comparison(*example[1:])``: both attentions and the readouts.
     """
 
-    def __init__(self, d_k: int = 4, seed: int = 0, *, n: int = 8, d: int = 8, size: str = "normal"):
+    def __init__(
+        self, d_k: int = 4, seed: int = 0, *, n: int = 8, d: int = 8, size: str = "normal"
+    ):
         self.n_tokens = _checked(n=n)["n"]
         self.d = as_size("d", d, maximum=MAX_D)
         super().__init__(_checked(d_k=d_k, seed=seed), size=size)
 
     def _compute(self):
-        self.example = toy_example(self.n_tokens, d=self.d, d_k=self.d_k.value, seed=self.seed.value)
+        self.example = toy_example(
+            self.n_tokens, d=self.d, d_k=self.d_k.value, seed=self.seed.value
+        )
         self.comparison = scaling_comparison(*self.example[1:])
         c = self.comparison
         return scaling_panels(c.unscaled, c.scaled, self.example.tokens), scaling_readout(c)
 
 
 def _checked(**values) -> dict[str, int]:
-    return {name: as_size(name, value, minimum=LIMITS[name][0], maximum=LIMITS[name][1])
-            for name, value in values.items()}
+    return {
+        name: as_size(name, value, minimum=LIMITS[name][0], maximum=LIMITS[name][1])
+        for name, value in values.items()
+    }
 
 
-def explorer(n: int = 6, d_k: int = 4, seed: int = 0, d: int = 8, *,
-             size: str = "normal") -> AttentionExplorer:
+def explorer(
+    n: int = 6, d_k: int = 4, seed: int = 0, d: int = 8, *, size: str = "normal"
+) -> AttentionExplorer:
     """The chapter's computation, live: sliders n, d_k, seed above the scores and weights heatmaps.
 
     Moving a slider recomputes ``self_attention(*toy_example(n, d=d, d_k=d_k,
@@ -371,7 +415,9 @@ def explorer(n: int = 6, d_k: int = 4, seed: int = 0, d: int = 8, *,
     return AttentionExplorer(n, d_k, seed, d, size=size)
 
 
-def embedding_explorer(n: int = 6, d: int = 8, seed: int = 0, *, size: str = "normal") -> EmbeddingExplorer:
+def embedding_explorer(
+    n: int = 6, d: int = 8, seed: int = 0, *, size: str = "normal"
+) -> EmbeddingExplorer:
     """The embedding X (n × d) as a heatmap with a token on each row; sliders n, d, seed (claim C4).
 
     Parameters
@@ -397,8 +443,9 @@ def embedding_explorer(n: int = 6, d: int = 8, seed: int = 0, *, size: str = "no
     return EmbeddingExplorer(n, d, seed, size=size)
 
 
-def qkv_explorer(d_k: int = 4, d_v: int = 4, seed: int = 0, *, n: int = 6, d: int = 8,
-                 size: str = "normal") -> QKVExplorer:
+def qkv_explorer(
+    d_k: int = 4, d_v: int = 4, seed: int = 0, *, n: int = 6, d: int = 8, size: str = "normal"
+) -> QKVExplorer:
     """Q, K and V side by side; sliders d_k, d_v, seed (claims C5, C6).
 
     Parameters
@@ -427,8 +474,9 @@ def qkv_explorer(d_k: int = 4, d_v: int = 4, seed: int = 0, *, n: int = 6, d: in
     return QKVExplorer(d_k, d_v, seed, n=n, d=d, size=size)
 
 
-def scaling_explorer(d_k: int = 4, *, seed: int = 0, n: int = 8, d: int = 8,
-                     size: str = "normal") -> ScalingExplorer:
+def scaling_explorer(
+    d_k: int = 4, *, seed: int = 0, n: int = 8, d: int = 8, size: str = "normal"
+) -> ScalingExplorer:
     """Weights with and without dividing by √d_k, side by side, with live readouts (claim C10).
 
     Parameters

@@ -31,11 +31,11 @@ import ipywidgets
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (the baseline is the pyplot idiom)
-from matplotlib.figure import Figure  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 
-import attnlib  # noqa: E402
-from attnlib.plotting import attention_panels, draw_panels  # noqa: E402
+import attnlib
+from attnlib.plotting import attention_panels, draw_panels
 
 
 def rss_mb() -> float:
@@ -71,7 +71,8 @@ class Baseline:
         self.seed = ipywidgets.IntSlider(value=seed, min=0, max=99)
         self.png = None
         self.out = ipywidgets.interactive_output(
-            self.draw, {"n": self.n, "d_k": self.d_k, "seed": self.seed})
+            self.draw, {"n": self.n, "d_k": self.d_k, "seed": self.seed}
+        )
 
     def draw(self, n, d_k, seed):
         ex = attnlib.toy_example(n, d_k=d_k, seed=seed)
@@ -98,8 +99,10 @@ class Baseline:
 
 
 def main() -> None:
-    print(f"attnlib {attnlib.__version__}, matplotlib {matplotlib.__version__}, "
-          f"ipywidgets {ipywidgets.__version__}")
+    print(
+        f"attnlib {attnlib.__version__}, matplotlib {matplotlib.__version__}, "
+        f"ipywidgets {ipywidgets.__version__}"
+    )
     print("ms from slider.value = v to the new PNG in .image (median / p95)\n")
     header = f"{'n':>3} {'change':<9} {'explorer':>16} {'baseline':>16} {'ratio':>7}"
     print(header)
@@ -110,10 +113,14 @@ def main() -> None:
         e = attnlib.explorer(n=n)
         base = Baseline(n)
         fast_values = [rng.randint(0, 99) for _ in range(60)]
-        fast_values = [v if v != fast_values[i - 1] else (v + 1) % 100 for i, v in enumerate(fast_values)]
+        fast_values = [
+            v if v != fast_values[i - 1] else (v + 1) % 100 for i, v in enumerate(fast_values)
+        ]
         dk_values = [4 + i % 29 for i in range(1, 41)]
         timed_changes(e.seed, fast_values[:5], e.image)  # warm up
-        ours = timed_changes(e.seed, fast_values[5:], e.image) + timed_changes(e.d_k, dk_values, e.image)
+        ours = timed_changes(e.seed, fast_values[5:], e.image) + timed_changes(
+            e.d_k, dk_values, e.image
+        )
         theirs = base.timed(base.seed, fast_values[:12]) + base.timed(base.d_k, dk_values[:8])
         n_values = [n - 1, n] * 8
         ours_n = timed_changes(e.n, n_values, e.image)
@@ -143,9 +150,11 @@ def main() -> None:
     gc.collect()
     rss_growth = rss_mb() - rss_before
     figures_after = sum(isinstance(o, Figure) for o in gc.get_objects())
-    print(f"  {elapsed:.1f} s; Figure objects {figures_before} -> {figures_after}; "
-          f"pyplot figures {pyplot_before} -> {len(plt.get_fignums())}; "
-          f"RSS growth {rss_growth:+.1f} MB; warnings {len(caught)}; redraw errors: {e.last_error!r}")
+    print(
+        f"  {elapsed:.1f} s; Figure objects {figures_before} -> {figures_after}; "
+        f"pyplot figures {pyplot_before} -> {len(plt.get_fignums())}; "
+        f"RSS growth {rss_growth:+.1f} MB; warnings {len(caught)}; redraw errors: {e.last_error!r}"
+    )
     for w in caught[:5]:
         print(f"    warning: {w.category.__name__}: {w.message}")
 
@@ -153,10 +162,17 @@ def main() -> None:
     checks = [
         (f"d_k/seed at n = 32: median {am:.1f} ms <= 40", am <= 40),
         (f"d_k/seed at n = 32: {bm / am:.1f}x faster than the baseline >= 8x", bm / am >= 8),
-        *((f"n change at n = {n}: median {results[n, 'n'][0]:.1f} ms <= 200",
-           results[n, "n"][0] <= 200) for n in (8, 16, 32)),
-        ("1,000 changes: no new figures", figures_after <= figures_before
-         and len(plt.get_fignums()) == pyplot_before),
+        *(
+            (
+                f"n change at n = {n}: median {results[n, 'n'][0]:.1f} ms <= 200",
+                results[n, "n"][0] <= 200,
+            )
+            for n in (8, 16, 32)
+        ),
+        (
+            "1,000 changes: no new figures",
+            figures_after <= figures_before and len(plt.get_fignums()) == pyplot_before,
+        ),
         (f"1,000 changes: RSS growth {rss_growth:.1f} MB < 20", rss_growth < 20),
         ("1,000 changes: no warnings, no errors", not caught and e.last_error is None),
     ]

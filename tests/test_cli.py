@@ -29,16 +29,19 @@ def test_large_size_and_other_formats(tmp_path, capsys):
     assert (tmp_path / "c.svg").read_text().lstrip().startswith("<?xml")
 
 
-@pytest.mark.parametrize(("argv", "words"), [
-    (["--n", "0"], "--n must be from 1 to 64"),
-    (["--n", "six"], "--n must be an integer"),
-    (["--d-k", "0"], "--d-k must be from 1 to 512"),
-    (["--seed", "-1"], "--seed must be from 0"),
-    (["--size", "huge"], "invalid choice"),
-    (["--out", "picture.gif"], "--out must end in .png, .pdf or .svg"),
-    (["--out", "no/such/folder/a.png"], "does not exist"),
-    (["--colour", "red"], "unrecognized arguments"),
-])
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--n", "0"], "--n must be from 1 to 64"),
+        (["--n", "six"], "--n must be an integer"),
+        (["--d-k", "0"], "--d-k must be from 1 to 512"),
+        (["--seed", "-1"], "--seed must be from 0"),
+        (["--size", "huge"], "invalid choice"),
+        (["--out", "picture.gif"], "--out must end in .png, .pdf or .svg"),
+        (["--out", "no/such/folder/a.png"], "does not exist"),
+        (["--colour", "red"], "unrecognized arguments"),
+    ],
+)
 def test_bad_arguments_exit_2_with_usage(argv, words, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as info:
@@ -50,9 +53,17 @@ def test_bad_arguments_exit_2_with_usage(argv, words, capsys, tmp_path, monkeypa
 
 
 def test_python_dash_m(tmp_path):
-    ok = subprocess.run([sys.executable, "-m", "attnlib", "--n", "3", "--out", "x.png"],
-                        cwd=tmp_path, capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "attnlib", "--n", "3", "--out", "x.png"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert ok.returncode == 0 and "wrote x.png" in ok.stdout and (tmp_path / "x.png").is_file()
-    bad = subprocess.run([sys.executable, "-m", "attnlib", "--d-k", "0"], cwd=tmp_path,
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "attnlib", "--d-k", "0"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and "usage:" in bad.stderr

@@ -43,8 +43,15 @@ def render(fig) -> np.ndarray:
 def test_heatmap_holds_the_matrix_with_labels_and_kind_limits():
     ex, att = example()
     fig = Figure()
-    image = heatmap(fig.add_subplot(), att.scores, row_labels=ex.tokens, col_labels=ex.tokens,
-                    title="scores", xlabel="key j", ylabel="query i")
+    image = heatmap(
+        fig.add_subplot(),
+        att.scores,
+        row_labels=ex.tokens,
+        col_labels=ex.tokens,
+        title="scores",
+        xlabel="key j",
+        ylabel="query i",
+    )
     np.testing.assert_array_equal(image.get_array(), att.scores)
     low, high = image.get_clim()
     assert low == -high  # symmetric around 0
@@ -120,7 +127,12 @@ def test_symmetric_limit_is_a_nice_number_just_above_the_data(top):
 
 
 def test_format_value():
-    assert [format_value(v) for v in (0.254, -1.3, 12.345, -150.2)] == ["0.25", "−1.30", "12.3", "−150"]
+    assert [format_value(v) for v in (0.254, -1.3, 12.345, -150.2)] == [
+        "0.25",
+        "−1.30",
+        "12.3",
+        "−150",
+    ]
 
 
 def test_plot_attention_is_the_two_panel_picture():

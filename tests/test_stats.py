@@ -41,12 +41,15 @@ def test_entropy_extremes():
     assert not np.signbit(row_entropy(np.eye(3))).any()  # 0, not -0, in a printed readout
 
 
-@pytest.mark.parametrize(("weights", "error", "words"), [
-    ([[0.5, 0.6]], ValueError, "row 0 sums to 1.1"),
-    ([[1.5, -0.5]], ValueError, "weights must be >= 0"),
-    ("abc", TypeError, "weights"),
-    ([1.0], ValueError, "2-D"),
-])
+@pytest.mark.parametrize(
+    ("weights", "error", "words"),
+    [
+        ([[0.5, 0.6]], ValueError, "row 0 sums to 1.1"),
+        ([[1.5, -0.5]], ValueError, "weights must be >= 0"),
+        ("abc", TypeError, "weights"),
+        ([1.0], ValueError, "2-D"),
+    ],
+)
 def test_bad_weights_are_named(weights, error, words):
     for function in (row_entropy, max_weight):
         with pytest.raises(error, match=words):
@@ -68,14 +71,22 @@ def test_saturation_unscaled_softmax_saturates_and_scaled_does_not():
     s = saturation([1, 16, 256], n=8, trials=100, seed=0)
     assert s.max_weight_unscaled[0] < s.max_weight_unscaled[1] < s.max_weight_unscaled[2]
     assert s.max_weight_unscaled[2] > 0.9 and s.entropy_unscaled[2] < 0.3
-    assert np.ptp(s.max_weight_scaled) < 0.1 and np.ptp(s.entropy_scaled) < 0.1  # d_k = 1: q·k not normal
+    assert (
+        np.ptp(s.max_weight_scaled) < 0.1 and np.ptp(s.entropy_scaled) < 0.1
+    )  # d_k = 1: q·k not normal
     assert (s.entropy_scaled <= math.log(8)).all()
 
 
-@pytest.mark.parametrize(("kwargs", "error"), [
-    ({"d_ks": [4, 0]}, ValueError), ({"d_ks": []}, ValueError), ({"trials": 1}, ValueError),
-    ({"seed": "0"}, TypeError), ({"d_ks": [2.5]}, TypeError),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"d_ks": [4, 0]}, ValueError),
+        ({"d_ks": []}, ValueError),
+        ({"trials": 1}, ValueError),
+        ({"seed": "0"}, TypeError),
+        ({"d_ks": [2.5]}, TypeError),
+    ],
+)
 def test_score_variance_rejects_bad_arguments(kwargs, error):
     with pytest.raises(error):
         score_variance(**kwargs)
@@ -94,6 +105,8 @@ def test_scaling_comparison_is_two_self_attention_calls():
 
 
 def test_stats_imports_no_matplotlib():
-    code = "import sys, attnlib.stats; print('matplotlib' in sys.modules, 'ipywidgets' in sys.modules)"
+    code = (
+        "import sys, attnlib.stats; print('matplotlib' in sys.modules, 'ipywidgets' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]

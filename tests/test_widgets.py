@@ -39,7 +39,7 @@ def pixels(explorer) -> np.ndarray:
 def assert_attention_matches(e, n, d_k, seed, d=8):
     expected = self_attention(*toy_example(n, d=d, d_k=d_k, seed=seed)[1:])
     assert e.example.tokens == toy_example(n, d=d, d_k=d_k, seed=seed).tokens
-    for got, want in zip(e.attention, expected):
+    for got, want in zip(e.attention, expected, strict=True):
         np.testing.assert_array_equal(got, want)
     scores, weights = drawn(e)
     np.testing.assert_array_equal(scores, expected.scores)
@@ -62,7 +62,9 @@ def test_explorer_starts_with_the_maths_of_its_arguments(e):
     assert isinstance(e.figure, Figure)
 
 
-@pytest.mark.parametrize(("name", "value"), [("d_k", 9), ("seed", 17), ("n", 11), ("n", 6), ("d_k", 4)])
+@pytest.mark.parametrize(
+    ("name", "value"), [("d_k", 9), ("seed", 17), ("n", 11), ("n", 6), ("d_k", 4)]
+)
 def test_setting_a_slider_redraws_the_same_figure_with_the_maths(e, name, value):
     figure, before = e.figure, bytes(e.image.value)
     getattr(e, name).value = value
@@ -90,13 +92,16 @@ def test_picture_shows_shapes_labels_and_limits():
     assert len([a for ax in e.figure.axes for a in ax.artists if isinstance(a, CellValues)]) == 2
 
 
-@pytest.mark.parametrize("factory", [
-    lambda: attnlib.explorer(n=7, d_k=3),
-    lambda: attnlib.explorer(n=32, d_k=3, size="large"),
-    lambda: attnlib.embedding_explorer(n=6, d=5),
-    lambda: attnlib.qkv_explorer(d_k=3, d_v=2),
-    lambda: attnlib.scaling_explorer(d_k=8),
-])
+@pytest.mark.parametrize(
+    "factory",
+    [
+        lambda: attnlib.explorer(n=7, d_k=3),
+        lambda: attnlib.explorer(n=32, d_k=3, size="large"),
+        lambda: attnlib.embedding_explorer(n=6, d=5),
+        lambda: attnlib.qkv_explorer(d_k=3, d_v=2),
+        lambda: attnlib.scaling_explorer(d_k=8),
+    ],
+)
 def test_fast_redraw_equals_a_full_draw_pixel_for_pixel(factory):
     e = factory()
     canvas = e._canvas
@@ -158,29 +163,35 @@ def test_an_exception_in_a_redraw_is_shown_not_swallowed(monkeypatch):
     assert_attention_matches(e, 5, 6, 0)
 
 
-@pytest.mark.parametrize(("kwargs", "error", "words"), [
-    ({"n": 1}, ValueError, "n must be an integer from 2 to 32"),
-    ({"n": 33}, ValueError, "n must be an integer from 2 to 32"),
-    ({"d_k": 0}, ValueError, "d_k must be an integer from 1 to 64"),
-    ({"seed": "1"}, TypeError, "seed must be an integer"),
-    ({"seed": 100}, ValueError, "seed must be an integer from 0 to 99"),
-    ({"d": 2.5}, TypeError, "d must be an integer"),
-    ({"size": "huge"}, ValueError, "size must be one of ['large', 'normal']"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"n": 1}, ValueError, "n must be an integer from 2 to 32"),
+        ({"n": 33}, ValueError, "n must be an integer from 2 to 32"),
+        ({"d_k": 0}, ValueError, "d_k must be an integer from 1 to 64"),
+        ({"seed": "1"}, TypeError, "seed must be an integer"),
+        ({"seed": 100}, ValueError, "seed must be an integer from 0 to 99"),
+        ({"d": 2.5}, TypeError, "d must be an integer"),
+        ({"size": "huge"}, ValueError, "size must be one of ['large', 'normal']"),
+    ],
+)
 def test_bad_arguments_name_the_argument(kwargs, error, words):
     with pytest.raises(error) as info:
         attnlib.explorer(**kwargs)
     assert words in str(info.value)
 
 
-@pytest.mark.parametrize(("factory", "kwargs"), [
-    (attnlib.embedding_explorer, {"n": 0}),
-    (attnlib.embedding_explorer, {"d": 65}),
-    (attnlib.qkv_explorer, {"d_v": 0}),
-    (attnlib.qkv_explorer, {"n": 40}),
-    (attnlib.scaling_explorer, {"d_k": "4"}),
-    (attnlib.scaling_explorer, {"size": 2}),
-])
+@pytest.mark.parametrize(
+    ("factory", "kwargs"),
+    [
+        (attnlib.embedding_explorer, {"n": 0}),
+        (attnlib.embedding_explorer, {"d": 65}),
+        (attnlib.qkv_explorer, {"d_v": 0}),
+        (attnlib.qkv_explorer, {"n": 40}),
+        (attnlib.scaling_explorer, {"d_k": "4"}),
+        (attnlib.scaling_explorer, {"size": 2}),
+    ],
+)
 def test_section_explorers_reject_bad_arguments(factory, kwargs):
     with pytest.raises((ValueError, TypeError), match=next(iter(kwargs))):
         factory(**kwargs)
@@ -188,8 +199,11 @@ def test_section_explorers_reject_bad_arguments(factory, kwargs):
 
 def test_display_bundle_has_a_png_and_a_short_stable_text(e):
     bundle = e._repr_mimebundle_()
-    assert bundle["text/plain"] == repr(e) == (
-        f"AttentionExplorer(n={e.n.value}, d_k={e.d_k.value}, seed={e.seed.value})")
+    assert (
+        bundle["text/plain"]
+        == repr(e)
+        == (f"AttentionExplorer(n={e.n.value}, d_k={e.d_k.value}, seed={e.seed.value})")
+    )
     assert bundle["image/png"] == bytes(e.image.value)
     assert "model_id" in bundle["application/vnd.jupyter.widget-view+json"]
     assert repr(attnlib.qkv_explorer(d_k=2, d_v=3, seed=1)) == "QKVExplorer(d_k=2, d_v=3, seed=1)"
@@ -217,7 +231,7 @@ def test_qkv_explorer_draws_Q_K_V():
     assert bytes(e.image.value) != before
     ex = toy_example(6, d=8, d_k=4, d_v=2, seed=3)
     want = self_attention(*ex[1:])
-    for got, M in zip(drawn(e), (want.Q, want.K, want.V)):
+    for got, M in zip(drawn(e), (want.Q, want.K, want.V), strict=True):
         np.testing.assert_array_equal(got, M)
     assert qkv_readout(ex, want) in e.readout.value
 
@@ -238,11 +252,16 @@ def test_scaling_explorer_shows_both_weights_and_the_readouts():
 def test_large_size_is_bigger_in_fonts_and_pixels():
     normal = attnlib.explorer(n=32)
     large = attnlib.explorer(n=32, size="large")
-    (w0, h0), (w1, h1) = normal.figure.canvas.get_width_height(), large.figure.canvas.get_width_height()
+    (w0, h0), (w1, h1) = (
+        normal.figure.canvas.get_width_height(),
+        large.figure.canvas.get_width_height(),
+    )
     assert w1 > 1.5 * w0 and h1 > 1.5 * h0
     assert w1 <= 1920 and h1 <= 1080  # fits a 1080p projector
-    size = [ax.yaxis.get_ticklabels()[0].get_fontsize() for ax in (normal.figure.axes[0],
-                                                                   large.figure.axes[0])]
+    size = [
+        ax.yaxis.get_ticklabels()[0].get_fontsize()
+        for ax in (normal.figure.axes[0], large.figure.axes[0])
+    ]
     assert size[1] >= 1.5 * size[0]
     assert size[1] * large.figure.dpi / 72 >= 14  # a 32-token label at least 14 px high
 
@@ -255,7 +274,12 @@ def test_figure_leaves_no_room_for_clipped_or_overlapping_labels():
             boxes = [ax.get_tightbbox(renderer) for ax in e.figure.axes]
             page = e.figure.bbox
             for box in boxes:
-                assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0 and box.y1 <= page.y1
+                assert (
+                    page.x0 <= box.x0
+                    and box.x1 <= page.x1
+                    and page.y0 <= box.y0
+                    and box.y1 <= page.y1
+                )
             for a in range(len(boxes)):
                 for b in range(a + 1, len(boxes)):
                     assert not boxes[a].overlaps(boxes[b]), (size, n, a, b)
@@ -266,8 +290,9 @@ def test_executed_notebook_stores_a_png_and_stable_text(tmp_path):
     nbclient = pytest.importorskip("nbclient")
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import attnlib\nattnlib.explorer()")]
-    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    nbclient.NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     (output,) = nb.cells[0].outputs
     assert output["output_type"] == "execute_result"
     assert output["data"]["text/plain"] == "AttentionExplorer(n=6, d_k=4, seed=0)"
