@@ -73,6 +73,20 @@ def fixture_broken(path: Path) -> Path:
     return write_notebook(path, [
         _FIXTURE_EXPLORER,
         "FixtureExplorer(wired=False)  # sliders move, picture never changes",
+        # attnlib's own explorer with its slider callbacks removed (the issue's
+        # "make the slider callback do nothing"), found by walking its children
+        "import attnlib\n"
+        "def all_sliders(w):\n"
+        "    for c in getattr(w, 'children', ()):\n"
+        "        yield from [c] if isinstance(c, widgets.IntSlider) else all_sliders(c)\n"
+        "dead = attnlib.explorer(n=8)\n"
+        "for s in all_sliders(dead):\n"
+        "    s.unobserve_all('value')\n"
+        "dead",
+        # ... and one whose redraw raises: it shows the traceback, keeps the old picture
+        "failing = attnlib.explorer(n=8)\n"
+        "failing._compute = lambda: 1 / 0\n"
+        "failing",
         # what a widget looks like when the front end cannot render it
         "from IPython.display import display\n"
         "display({'text/plain': 'IntSlider(value=4, description=\"d_k\", max=8, min=1)'},"

@@ -99,36 +99,51 @@ def _where(i: int, cell: dict) -> str:
     return f"cell {i + 1} ({first[:60]!r})"
 
 
-def open_notebook(page, lab, name: str, n_cells: int, timeout_ms: int = 60_000) -> None:
-    """Open with ?reset (no earlier workspace), wait for all cells and the kernel."""
-    page.goto(f"{lab.url}/lab/tree/{name}?reset&token={lab.token}", timeout=timeout_ms)
-    # JupyterLab attaches the cells of a long notebook in batches
-    page.wait_for_function(
-        "([sel, n]) => { const s = (" + _CELL_STATE_JS + ")(sel);"
-        " return s && s.prompts.length === n && s.kernel === 'idle'; }",
-        arg=[_NB, n_cells], timeout=timeout_ms)
+def open_notebook(page, lab, name: str, n_cells: int, timeout_s: float = 60) -> None:
+    """Open with ?reset (no earlier workspace); wait for all cells and a kernel
+    that the server reports idle (the page says "idle" before it has one)."""
+    page.goto(f"{lab.url}/lab/tree/{name}?reset&token={lab.token}",
+              timeout=timeout_s * 1000)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        state = page.evaluate(_CELL_STATE_JS, _NB)
+        sessions = [s for s in lab.api("GET", "/api/sessions") if s.get("path") == name]
+        if state and state["dialog"]:
+            raise AssertionError(f"a dialog blocks {name}: {state['dialog']!r}")
+        if (state and len(state["prompts"]) == n_cells and state["kernel"] == "idle"
+                and sessions and sessions[0]["kernel"]["execution_state"] == "idle"):
+            return
+        time.sleep(0.25)  # JupyterLab attaches a long notebook's cells in batches
+    raise AssertionError(f"{name}: no idle kernel and {n_cells} cells after {timeout_s:.0f} s "
+                         f"(page: {state and state['kernel']}, "
+                         f"{state and len(state['prompts'])} cells; sessions: {sessions})")
 
 
-def run_all_from_menu(page, attempts: int = 20) -> None:
+_STARTED_JS = """(sel) => Array.from(document.querySelectorAll(sel + ' .jp-InputArea-prompt'))
+                 .some(p => p.textContent.includes('*'))"""
+
+
+def run_all_from_menu(page, attempts: int = 3) -> None:
     """Run > Run All Cells, clicked as a learner would.
 
-    Right after the notebook opens the item may still be disabled; then the menu
-    is closed and opened again (bounded). Returns once some cell shows [*].
+    Returns once some cell shows [*]. Clicked again (at most `attempts` times) if
+    no cell did: just after a notebook opens, the command may not reach it yet.
     """
     for _ in range(attempts):
         page.locator(".lm-MenuBar").get_by_role("menuitem", name="Run", exact=True).click()
         item = page.locator(".lm-Menu").get_by_role("menuitem", name="Run All Cells",
                                                     exact=True)
-        if item.get_attribute("aria-disabled") != "true":
-            item.click()
-            break
-        page.keyboard.press("Escape")
-        time.sleep(0.25)
-    else:
-        raise AssertionError("Run > Run All Cells stayed disabled")
-    page.wait_for_function(
-        "(sel) => Array.from(document.querySelectorAll(sel + ' .jp-InputArea-prompt'))"
-        ".some(p => p.textContent.includes('*'))", arg=_NB, timeout=10_000)
+        if item.get_attribute("aria-disabled") == "true":
+            page.keyboard.press("Escape")
+            time.sleep(1)
+            continue
+        item.click()
+        try:
+            page.wait_for_function(_STARTED_JS, arg=_NB, timeout=5_000)
+            return
+        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: nothing ran, retry
+            pass
+    raise AssertionError(f"Run > Run All Cells started no cell ({attempts} tries)")
 
 
 def wait_until_run(page, cells: list[dict], timeout_s: float = 120) -> list[str]:
@@ -302,6 +317,9 @@ def check_explorers(page, context: str = "") -> tuple[list[str], dict]:
                 n_moves += 1
                 if problem:
                     problems.append(f"{context}explorer {i + 1}, slider {s.label!r}: {problem}")
+                    break
+            if problem:  # one dead slider is enough to say; don't wait out the others
+                break
         now = page.evaluate(_PICTURES_JS, i)
         if now is None or len(now) != len(before):
             problems.append(f"{context}explorer {i + 1}: {len(before)} picture(s) before the "

@@ -35,6 +35,9 @@ def run_in_lab(page, lab, root, name: str) -> tuple[list[str], dict]:
         found, counts = pages.check_explorers(page)
         problems += found
         facts.update(counts)
+        # a redraw that raises shows its traceback in the explorer, under the picture
+        problems += [f"after the slider moves, {p}" for p in pages.output_problems(page, cells)
+                     if p not in problems]
         calls = [c for c in cells if c["type"] == "code" and EXPLORER_CALL.search(c["source"])]
         if calls and counts["explorers"] == 0:
             problems.append(f"{len(calls)} cell(s) call an explorer but the page shows none "
@@ -115,17 +118,23 @@ def test_harness_passes_a_good_fixture(lab, lab_page, lab_root, record_property)
 
 
 def test_detectors_catch_a_broken_notebook(lab, lab_page, lab_root):
-    """A slider wired to nothing, a widget shown as text and a raising cell: each
-    must be reported, so that the detectors above can fail."""
+    """Sliders wired to nothing (a stand-in and attnlib's own explorer), a redraw
+    that raises, a widget shown as text and a raising cell: each must be reported,
+    so that the detectors above can fail."""
     name = "_browser_tests/broken.ipynb"
     notebooks.fixture_broken(lab_root / name)
     problems, _ = run_in_lab(lab_page, lab, lab_root, name)
     text = "\n".join(problems)
     expected = {
-        "error output": r"cell 4 .*error output:[\s\S]*ValueError: deliberate error",
-        "widget as text": r"cell 3 .*a widget shown as text: 'IntSlider\(value=4",
-        "dead slider": r"slider 'n': ArrowRight moved the slider 8 -> 9 but the picture "
-                       r"did not change",
+        "stand-in slider wired to nothing": r"explorer 1, slider 'n': ArrowRight moved the "
+                                            r"slider 8 -> 9 but the picture did not change",
+        "attnlib explorer wired to nothing": r"explorer 2, slider 'n': ArrowRight moved the "
+                                             r"slider 8 -> 9 but the picture did not change",
+        "attnlib explorer whose redraw raises": r"explorer 3, slider 'n': .* did not change",
+        "its traceback under the picture": r"after the slider moves, cell 4 .*error output:"
+                                           r"[\s\S]*ZeroDivisionError",
+        "widget as text": r"cell 5 .*a widget shown as text: 'IntSlider\(value=4",
+        "error output": r"cell 6 .*error output:[\s\S]*ValueError: deliberate error",
     }
     missed = [what for what, pattern in expected.items() if not re.search(pattern, text)]
     assert not missed, f"detectors missed {missed}; they reported:\n{text}"
