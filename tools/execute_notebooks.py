@@ -6,6 +6,12 @@
 Run it (or `make notebooks`) after changing attnlib, so that the stored
 outputs, which nbval compares on every test run, match the code again.
 Cells tagged `raises-exception` may raise; any other error stops the run.
+
+Explorer outputs are stored as their PNG snapshot and short text only: the
+live-widget part of the output (and the widget state) is dropped, because
+JupyterLab cannot bring a stored widget back without its kernel and would
+show "Error displaying widget: model not found" instead of the picture.
+Running the cell shows the live explorer again.
 """
 
 from __future__ import annotations
@@ -18,6 +24,17 @@ import nbformat
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def drop_widget_views(nb) -> None:
+    """Keep the static fallback of every widget output; drop the live view."""
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if WIDGET_VIEW in data and "image/png" in data:
+                del data[WIDGET_VIEW]
+    nb.metadata.pop("widgets", None)
 
 
 def execute(path: Path) -> float:
@@ -25,8 +42,9 @@ def execute(path: Path) -> float:
     start = time.perf_counter()
     # kernel_name "python3" is the kernel of the interpreter running this
     # script (ipykernel's own spec), i.e. the project's .venv.
-    NotebookClient(nb, timeout=300, kernel_name="python3",
+    NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=False,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
+    drop_widget_views(nb)
     nbformat.write(nb, path)
     return time.perf_counter() - start
 
