@@ -49,6 +49,11 @@ LIMITS = {
 }
 MAX_D = 512  # d when it is a fixed argument rather than a slider
 
+_LARGE_CSS = """<style>
+.attnlib-large .widget-label, .attnlib-large .widget-readout { font-size: 22px !important; }
+.attnlib-large .widget-slider { height: 40px; }
+</style>"""
+
 
 def _shape(M: np.ndarray) -> str:
     return "(" + ", ".join(str(s) for s in M.shape) + ")"
@@ -202,7 +207,13 @@ class Explorer(widgets.VBox):
         self.redraw()  # a bad argument raises here, in the user's cell
         for slider in self._sliders.values():
             slider.observe(self._on_change, names="value")
+        self.add_class("attnlib-explorer")
+        extra = []
+        if large:  # slider labels have no font-size style: scale them with CSS, for a projector
+            self.add_class("attnlib-large")
+            extra = [widgets.HTML(_LARGE_CSS, layout=widgets.Layout(display="none"))]
         self.children = (
+            *extra,
             widgets.HBox(list(self._sliders.values()), layout=widgets.Layout(flex_flow="row wrap")),
             self.image,
             self.readout,

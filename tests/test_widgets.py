@@ -264,6 +264,8 @@ def test_large_size_is_bigger_in_fonts_and_pixels():
     ]
     assert size[1] >= 1.5 * size[0]
     assert size[1] * large.figure.dpi / 72 >= 14  # a 32-token label at least 14 px high
+    assert "attnlib-large" in large._dom_classes and "attnlib-large" not in normal._dom_classes
+    assert "font-size: 22px" in large.children[0].value  # slider labels scaled by CSS
 
 
 def test_figure_leaves_no_room_for_clipped_or_overlapping_labels():
