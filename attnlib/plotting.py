@@ -24,7 +24,7 @@ from typing import ClassVar
 import numpy as np
 from matplotlib import colormaps
 from matplotlib.artist import Artist
-from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, findfont, get_font
@@ -180,21 +180,38 @@ class CellValues(Artist):
         data = np.asarray(self.image.get_array(), dtype=float)  # (rows, cols)
         rows, cols = data.shape
         bbox = self.axes.bbox
+        rgba = self.image.cmap(self.image.norm(data))  # (rows, cols, 4) cell colours
+        weights = np.array([0.2126, 0.7152, 0.0722])
+        dark = rgba[..., :3] @ weights <= 0.45  # (rows, cols, 3) -> (rows, cols): white text
+        centres = self.axes.transData.transform(
+            np.stack(np.meshgrid(np.arange(cols), np.arange(rows)), axis=-1).reshape(-1, 2)
+        ).reshape(rows, cols, 2)  # (rows*cols, 2) display px -> (rows, cols, 2)
+        gc = renderer.new_gc()
+        gc.set_clip_rectangle(bbox)
+        if isinstance(renderer, RendererAgg):
+            self._draw_layer(renderer, gc, data, dark, centres)
+        else:  # PDF, SVG: real text, sharp at any zoom (speed does not matter there)
+            prop = FontProperties(size=self.fontsize)
+            for i in range(rows):
+                for j in range(cols):
+                    text = format_value(data[i, j])
+                    w, h, d = renderer.get_text_width_height_descent(text, prop, False)
+                    gc.set_foreground("white" if dark[i, j] else "black")
+                    x, y = centres[i, j]
+                    renderer.draw_text(gc, x - w / 2, y - (h - d) / 2, text, prop, 0)
+        gc.restore()
+
+    def _draw_layer(self, renderer, gc, data, dark, centres) -> None:
+        rows, cols = data.shape
+        bbox = self.axes.bbox
         x0, y0 = math.floor(bbox.x0), math.floor(bbox.y0)
         width, height = math.ceil(bbox.x1) - x0, math.ceil(bbox.y1) - y0
         layer = np.zeros((height, width, 4), dtype=np.uint8)  # (H, W, RGBA), row 0 at the top
         pixels = self.fontsize * renderer.points_to_pixels(1.0)
         digit_height = self._mask("0", pixels).shape[0]
-        rgba = self.image.cmap(self.image.norm(data))  # (rows, cols, 4) cell colours
-        luminance = rgba[..., :3] @ np.array(
-            [0.2126, 0.7152, 0.0722]
-        )  # (rows, cols, 3) -> (rows, cols)
-        centres = self.axes.transData.transform(
-            np.stack(np.meshgrid(np.arange(cols), np.arange(rows)), axis=-1).reshape(-1, 2)
-        ).reshape(rows, cols, 2)  # (rows*cols, 2) display px -> (rows, cols, 2)
         for i in range(rows):
             for j in range(cols):
-                mask = self._mask(format_value(data[i, j]), pixels)
+                mask = self._mask(format_value(data[i, j]), pixels)  # (h, w) coverage
                 h, w = mask.shape
                 left = round(centres[i, j, 0] - x0 - w / 2)
                 top = round(height - (centres[i, j, 1] - y0) - digit_height / 2)
@@ -203,12 +220,9 @@ class CellValues(Artist):
                     max(-top, 0) : max(-top, 0) + window.shape[0],
                     max(-left, 0) : max(-left, 0) + window.shape[1],
                 ]
-                window[..., :3] = 0 if luminance[i, j] > 0.45 else 255
+                window[..., :3] = 255 if dark[i, j] else 0
                 window[..., 3] = np.maximum(window[..., 3], cut)
-        gc = renderer.new_gc()
-        gc.set_clip_rectangle(bbox)
         renderer.draw_image(gc, x0, y0, layer[::-1])  # draw_image wants row 0 at the bottom
-        gc.restore()
 
 
 def _diagonal_path(n: int) -> Path:

@@ -186,3 +186,16 @@ def test_panel_layout_key_ignores_numbers_only():
     assert a.layout_key() == Panel(np.ones((2, 2)), "t", ("a", "b")).layout_key()
     assert a.layout_key() != Panel(np.ones((2, 2)), "t", ("a", "c")).layout_key()
     assert a.layout_key() != Panel(np.ones((3, 2)), "t").layout_key()
+
+
+def test_cell_values_are_real_text_in_vector_output():
+    svg = {}
+    for values in (True, False):
+        fig = Figure()
+        heatmap(fig.add_subplot(), np.eye(3) * 0.5, kind="weights", values=values)
+        FigureCanvasAgg(fig)
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg")
+        svg[values] = buffer.getvalue()
+    assert svg[True].count("<image") == svg[False].count("<image") == 1  # the heatmap only
+    assert svg[True].count("<use") >= svg[False].count("<use") + 9 * 4  # 9 values of 4 glyphs
