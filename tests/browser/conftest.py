@@ -21,6 +21,7 @@ from .pages import Console
 
 _REPORT = pytest.StashKey[dict]()
 ARTIFACTS = servers.ARTIFACTS
+LOCAL = ("http://127.0.0.1:", "ws://127.0.0.1:", "blob:", "data:", "about:")
 
 
 def skip_or_fail(reason: str):
@@ -71,6 +72,15 @@ def new_page(browser, request, width=1280, height=900):
     """A page in its own context, with its console collected from the first request."""
     context = browser.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(30_000)
+    # The tests run on a closed network: requests that leave this machine are
+    # blocked here (so a machine with internet behaves the same) and listed.
+    context.outside = []
+
+    def block(route):
+        context.outside.append(route.request.url)
+        route.abort()
+
+    context.route(lambda url: not url.startswith(LOCAL), block)
     page = context.new_page()
     page.console = Console()
     page.console.attach(page)

@@ -17,11 +17,15 @@ from pathlib import Path
 # Console errors that are not the project's and say nothing about it. Keep this
 # tiny; every entry needs its reason.
 BENIGN_CONSOLE = [
-    # Chromium asks every site for /favicon.ico; Voilà serves none, the 404 is harmless.
-    re.compile(r"Failed to load resource.*404.*favicon", re.I),
+    # Voilà 0.5's own page template (templates/lab/index.html.j2) links Font Awesome's
+    # CSS from a CDN; the tests block every request that leaves 127.0.0.1, and Voilà
+    # bundles the same icons in its JavaScript, so the page looks the same.
+    re.compile(r"^console\.error: Failed to load resource: net::ERR_\w+ "
+               r"\(https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@"),
 ]
 
-# A widget that the front end could not render shows its Python repr as text.
+# A widget that the front end could not render shows its Python repr as text
+# (checked in text/plain results and displays, not in print() output).
 WIDGET_AS_TEXT = re.compile(
     r"^\s*(?:\w+\.)*\w*(?:Slider|Box|Explorer|Image|Output|Dropdown|Button|Widget|Play"
     r"|Checkbox|Tab|Accordion)\(", re.M)
@@ -76,8 +80,9 @@ _CELL_OUTPUTS_JS = """(sel) => {
   return cells.map(c => ({
     stderr: texts(c, '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'),
     error: texts(c, '.jp-RenderedText[data-mime-type*="error"]'),
-    text: texts(c, '.jp-OutputArea-output[data-mime-type="text/plain"], '
-                 + '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stdout"]'),
+    // a display or result rendered as text/plain; print() output (stdout) may
+    // legitimately show an explorer's repr
+    text: texts(c, '.jp-OutputArea-output[data-mime-type="text/plain"]'),
     all: texts(c, '.jp-OutputArea-output').join('\\n'),
   }));
 }"""
@@ -337,3 +342,47 @@ def timing(latencies: list[float]) -> tuple[float, float]:
     ordered = sorted(latencies)
     p95 = ordered[max(0, -(-95 * len(ordered) // 100) - 1)]
     return statistics.median(ordered), p95
+
+
+# --------------------------------------------------------------------------- Voilà
+
+# Voilà's own messages when a cell fails (tracebacks hidden, as by default) or when
+# the page cannot be made at all.
+VOILA_FAILED = re.compile(r"There was an error when executing cell|Voil[àa]: error|"
+                          r"Kernel (?:died|error)|Traceback \(most recent call last\)", re.I)
+
+_PAGE_OUTPUTS_JS = """() => {
+  const texts = q => Array.from(document.querySelectorAll(q)).map(e => e.textContent);
+  const visible = q => Array.from(document.querySelectorAll(q)).filter(
+      e => e.offsetParent !== null || getComputedStyle(e).display !== 'none').length;
+  return {
+    stderr: texts('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'),
+    error: texts('.jp-RenderedText[data-mime-type*="error"]'),
+    text: texts('.jp-OutputArea-output[data-mime-type="text/plain"]'),
+    code: visible('.jp-CodeCell .jp-InputArea, .jp-InputArea-editor, .cm-editor, .CodeMirror,'
+                  + ' .jp-InputPrompt'),
+    body: document.body.innerText,
+  };
+}"""
+
+
+def page_problems(page, cells: list[dict]) -> list[str]:
+    """Errors, widgets as text, and code on a page that should show none (Voilà)."""
+    out = page.evaluate(_PAGE_OUTPUTS_JS)
+    problems = [f"error output on the page:\n{_tail(t)}" for t in out["stderr"] + out["error"]]
+    problems += [f"a widget shown as text: {t.strip()[:120]!r}" for t in out["text"]
+                 if WIDGET_AS_TEXT.search(t)]
+    for pattern in (VOILA_FAILED, WIDGET_FAILED):
+        if pattern.search(out["body"]):
+            problems.append(f"the page says {pattern.search(out['body']).group(0)!r}")
+    if out["code"]:
+        problems.append(f"{out['code']} code input area(s) or editor(s) on the page")
+    for i, cell in enumerate(cells):
+        if cell["type"] != "code":
+            continue
+        for line in cell["source"].splitlines():
+            if len(line.strip()) >= 12 and line.strip() in out["body"]:
+                problems.append(f"source of {_where(i, cell)} shown on the page: "
+                                f"{line.strip()[:80]!r}")
+                break
+    return problems

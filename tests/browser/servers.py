@@ -162,15 +162,15 @@ class Server:
             self._log.flush()
         return self.log_path.read_text(errors="replace")[-chars:]
 
-    def wait_ready(self, path: str, timeout: float = 60) -> None:
-        """Poll `path` until it answers 200; fail with the server log otherwise."""
+    def wait_ready(self, path: str, timeout: float = 60, ok=(200,)) -> None:
+        """Poll `path` until it answers with a status in `ok`; fail with the log otherwise."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"{self.name} exited with {self.proc.returncode}:\n"
                                    + self.log_tail())
             try:
-                if self.request("GET", path, timeout=2)[0] == 200:
+                if self.request("GET", path, timeout=2)[0] in ok:
                     return
             except (OSError, urllib.error.URLError):
                 pass
@@ -278,12 +278,11 @@ def start_voila(notebook: Path, home: Path, log: Path) -> Server:
     voila = Path(sys.executable).parent / "voila"
     argv = [str(voila) if voila.exists() else "voila", str(notebook),
             "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
-            "--Voila.port_retries=0"]
-    if _root():
-        argv.append("--allow-root")
+            "--Voila.port_retries=0", "--theme=light"]  # as `make present` serves it
     server = Server("voila", argv, env, notebook.parent, port, "", log)
-    # the page itself runs the notebook; a static file answers as soon as it listens
-    server.wait_ready("/api/kernelspecs")
+    # Voilà has no status API and GET / would run the notebook: any answer from
+    # its static handler (404 here) means that it listens.
+    server.wait_ready("/voila/static/readiness-probe", ok=range(200, 500))
     return server
 
 

@@ -1,0 +1,95 @@
+"""The classroom page (issue 6): Voilà serves the classroom notebook, headless
+Chromium opens it at 1920x1080 (a projector), every explorer redraws when a
+slider moves, and the page shows no code and no error. Screenshots go to
+test-artifacts/: look at them at full size.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+
+from . import notebooks, pages, servers
+from .conftest import artifact, close_page, new_page
+from .test_lab import EXPLORER_CALL, report
+
+CLASSROOM = sorted({*servers.NOTEBOOKS.glob("*classroom*.ipynb"),
+                    *servers.NOTEBOOKS.glob("present*.ipynb")})
+# Until a classroom notebook exists, a stand-in with the large explorer.
+FALLBACK = "fallback_classroom.ipynb"
+
+
+@pytest.mark.parametrize("name", [p.name for p in CLASSROOM] or [FALLBACK])
+def test_classroom_page_in_voila(browser, request, tmp_path_factory, name, record_property):
+    root = tmp_path_factory.mktemp("voila") / "notebooks"
+    shutil.copytree(servers.NOTEBOOKS, root,
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    if name == FALLBACK:
+        notebooks.write_notebook(root / name, ["import attnlib\n"
+                                               "attnlib.explorer(n=32, size='large')"])
+    cells = pages.read_cells(root / name)
+    stem = name.removesuffix(".ipynb")
+    server = servers.start_voila(root / name, tmp_path_factory.mktemp("voila-home"),
+                                 artifact(f"voila-{stem}.log"))
+    try:
+        context, page = new_page(browser, request, width=1920, height=1080)
+        try:
+            response = page.goto(server.url + "/", timeout=90_000)
+            assert response is not None and response.status == 200, \
+                f"Voilà answered {response and response.status} for {name}"
+            # Voilà removes its spinner when every cell has run; the widgets
+            # render a moment later
+            page.wait_for_selector("#loading", state="detached", timeout=90_000)
+            calls = [c for c in cells if c["type"] == "code" and EXPLORER_CALL.search(c["source"])]
+            wait_for_widgets(page, len(calls))
+            server.remember_children()
+            problems = pages.page_problems(page, cells)
+            found, counts = pages.check_explorers(page)
+            problems += found
+            if counts["explorers"] < len(calls):
+                problems.append(f"{len(calls)} cell(s) call an explorer, the page shows "
+                                f"{counts['explorers']}")
+            problems += [f"after the slider moves, {p}" for p in pages.page_problems(page, cells)
+                         if p not in problems]
+            problems += page.console.problems()
+            shoot(page, stem, counts["explorers"])
+            outside = sorted(set(context.outside))
+            record_property("summary", f"Voilà {name}: {counts['explorers']} explorer(s), "
+                                       f"{counts['sliders']} slider(s), {counts['moves']} "
+                                       f"moves; screenshots test-artifacts/voila-{stem}-*.png"
+                                       + (f"; blocked requests off this machine: {outside}"
+                                          if outside else ""))
+            assert not problems, report(problems, f"{name} in Voilà")
+        finally:
+            close_page(context, page, request)
+    finally:
+        server.stop()
+
+
+def wait_for_widgets(page, explorers: int, timeout_s: float = 30) -> None:
+    """Until no widget says "Loading widget..." and the explorers are on the page
+    (bounded: what is missing then is reported by the checks)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        loading = page.evaluate("() => document.body.innerText.includes('Loading widget')")
+        if not loading and pages.mark_explorers(page) >= explorers:
+            return
+        time.sleep(0.25)
+
+
+def shoot(page, stem: str, explorers: int) -> None:
+    """What the projector shows: the first screen, each explorer scrolled into
+    view, and the whole page at 1920 wide."""
+    page.screenshot(path=artifact(f"voila-{stem}-1080p.png"))
+    for i in range(explorers):
+        page.locator(f'[data-bt-explorer="{i}"]').scroll_into_view_if_needed()
+        page.screenshot(path=artifact(f"voila-{stem}-1080p-explorer{i + 1}.png"))
+    # Voilà scrolls an inner panel, so a "full page" shot is one screen high:
+    # make the window as tall as the content instead.
+    height = page.evaluate("() => Math.max(...Array.from(document.querySelectorAll('*'))"
+                           ".map(e => e.scrollHeight))")
+    page.set_viewport_size({"width": 1920, "height": min(int(height), 16_000)})
+    page.screenshot(path=artifact(f"voila-{stem}-full.png"))
+    page.set_viewport_size({"width": 1920, "height": 1080})
