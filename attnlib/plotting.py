@@ -335,26 +335,13 @@ def _dress(
     ax, fig = image.axes, image.axes.figure
     rows, cols = image.get_array().shape
     box = ax.get_position()
-    cell_px = (
-        min(box.width * fig.get_figwidth() / cols, box.height * fig.get_figheight() / rows)
-        * fig.dpi
-    )
-    label_size = math.floor(4 * min(fontsize, 0.78 * cell_px * 72 / fig.dpi)) / 4  # 1/4 pt steps
-    rotation = 0
-    if col_labels is not None:
-        widest = max(len(str(s)) for s in col_labels)
-        if widest * 0.6 * label_size * fig.dpi / 72 > 0.95 * cell_px:
-            rotation = 90
-    for axis, turn in ((ax.xaxis, rotation), (ax.yaxis, 0)):
-        params = {
-            "length": 0,
-            "labelsize": label_size,
-            "pad": 0.3 * fontsize,
-            "labelrotation": turn,
-        }
-        if (
-            getattr(axis, "_attnlib_params", None) != params
-        ):  # costs ~1 ms a tick: skip if unchanged
+    cell_w = box.width * fig.get_figwidth() / cols  # inches
+    cell_h = box.height * fig.get_figheight() / rows
+    cell_px = min(cell_w, cell_h) * fig.dpi
+    row_size, col_size, rotation = _label_style(row_labels, col_labels, cell_w, cell_h, fontsize)
+    for axis, size, turn in ((ax.xaxis, col_size, rotation), (ax.yaxis, row_size, 0)):
+        params = {"length": 0, "labelsize": size, "pad": 0.3 * fontsize, "labelrotation": turn}
+        if getattr(axis, "_attnlib_params", None) != params:  # ~1 ms a tick: skip if unchanged
             axis.set_tick_params(**params)
             axis._attnlib_params = params
     _set_ticks(ax.yaxis, row_labels, rows)
@@ -382,6 +369,23 @@ def _dress(
             fontsize, 0.85 * cell_px / 3.1 * 72 / fig.dpi
         )  # 5 characters in 85% of a cell
         ax.add_artist(CellValues(image, value_size))
+
+
+def _label_style(row_labels, col_labels, cell_w: float, cell_h: float, fontsize: float):
+    # Tick label sizes in points (1/4 pt steps) and the rotation of the column
+    # labels, from the cell size in inches. A label per row must fit its row;
+    # numbered axes (labels None) are thinned by a locator and keep a fixed size.
+    def fit(cell: float) -> float:
+        return math.floor(4 * min(fontsize, 0.78 * cell * 72)) / 4
+
+    row_size = fit(cell_h) if row_labels is not None else 0.9 * fontsize
+    col_size = fit(cell_w) if col_labels is not None else 0.9 * fontsize
+    rotation = 0
+    if col_labels is not None:
+        widest = max(len(str(s)) for s in col_labels)
+        if widest * 0.6 * col_size / 72 > 0.95 * cell_w:
+            rotation = 90
+    return row_size, col_size, rotation
 
 
 def _set_ticks(axis, labels, count: int) -> None:
@@ -524,25 +528,29 @@ def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -
         FigureCanvasAgg(fig)
     renderer = fig.canvas.get_renderer()
 
-    # Heights: square cells where possible, within [0.45, 1.3] of the box side.
-    height = max(min(max(box * p.shape[0] / p.shape[1], 0.45 * box), 1.3 * box) for p in panels)
-    cell = min(min(box / p.shape[1], height / p.shape[0]) for p in panels)  # inches
-    label_size = min(font, 0.78 * cell * 72)
+    # Heights: square cells where possible, within [0.45, 1.3] of the box side,
+    # and rows tall enough for a readable token label (0.011 in per point of font).
+    def box_height(rows: int, cols: int) -> float:
+        low = max(0.45 * box, min(rows * 0.011 * font, 1.3 * box))
+        return min(max(box * rows / cols, low), 1.3 * box)
+
+    height = max(box_height(*p.shape) for p in panels)
     line = font / 72 * 1.25  # one line of text, inches
 
     lefts, bottoms = [], []
     for p in panels:
-        rows_w = _text_inches(renderer, p.row_labels or [str(p.shape[0] - 1)], label_size, dpi)
-        lefts.append(rows_w + 0.3 * font / 72 + (line if p.ylabel else 0) + 0.1)
-        cols = p.col_labels or [str(p.shape[1] - 1)]
-        cols_w = _text_inches(renderer, cols, label_size, dpi)
-        rotated = max(len(s) for s in cols) * 0.6 * label_size / 72 > 0.95 * cell
-        bottoms.append(
-            (cols_w if rotated else label_size / 72 * 1.2)
-            + 0.3 * font / 72
-            + (line if p.xlabel else 0)
-            + 0.12
+        rows, cols = p.shape
+        row_size, col_size, rotation = _label_style(
+            p.row_labels, p.col_labels, box / cols, height / rows, font
         )
+        row_texts = p.row_labels or [str(rows - 1)]
+        rows_w = _text_inches(renderer, row_texts, row_size, dpi)
+        lefts.append(rows_w + 0.3 * font / 72 + (line if p.ylabel else 0) + 0.1)
+        col_texts = p.col_labels or [str(cols - 1)]
+        cols_h = (
+            _text_inches(renderer, col_texts, col_size, dpi) if rotation else col_size / 72 * 1.2
+        )
+        bottoms.append(cols_h + 0.3 * font / 72 + (line if p.xlabel else 0) + 0.12)
     bar_w, bar_gap = 0.14 * font / 10, 0.12 * font / 10
     bar_labels = (
         _text_inches(renderer, ["\u22120.25", "\u2212150"], 0.9 * font, dpi) + 0.45 * font / 72
