@@ -300,3 +300,17 @@ def test_executed_notebook_stores_a_png_and_stable_text(tmp_path):
     assert output["data"]["text/plain"] == "AttentionExplorer(n=6, d_k=4, seed=0)"
     assert "image/png" in output["data"]
     assert "application/vnd.jupyter.widget-view+json" in output["data"]
+
+
+@pytest.mark.parametrize(
+    ("factory", "smallest"),
+    [
+        (lambda: attnlib.embedding_explorer(n=32, d=64), 6.0),
+        (lambda: attnlib.qkv_explorer(d_k=64, d_v=1), 9.0),
+        (lambda: attnlib.explorer(n=32), 6.0),
+    ],
+)
+def test_token_labels_stay_readable_on_wide_or_long_matrices(factory, smallest):
+    e = factory()
+    for ax in e.figure.axes[::2]:  # the heatmaps; their colorbars in between
+        assert ax.yaxis.get_ticklabels()[0].get_fontsize() >= smallest
