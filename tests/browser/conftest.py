@@ -53,6 +53,8 @@ def artifact(name: str) -> Path:
 
 @pytest.fixture(scope="session")
 def browser():
+    for old in ARTIFACTS.glob("FAILED-*.png"):  # only this run's failures stay
+        old.unlink()
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -92,7 +94,7 @@ def close_page(context, page, request) -> None:
         name = request.node.name.replace("/", "_").replace("[", "-").rstrip("]")
         try:
             page.screenshot(path=artifact(f"FAILED-{name}.png"), full_page=True)
-        except Exception as err:  # noqa: BLE001 - a broken page must not hide the failure
+        except Exception as err:
             print(f"could not save a screenshot: {err}")
     context.close()
 
@@ -112,8 +114,9 @@ def lab_root(tmp_path_factory) -> Path:
     """A temporary copy of notebooks/ (the tests run and save cells freely there),
     plus a folder for the notebooks that the tests write themselves."""
     root = tmp_path_factory.mktemp("lab") / "notebooks"
-    shutil.copytree(servers.NOTEBOOKS, root,
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    shutil.copytree(
+        servers.NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
+    )
     (root / "_browser_tests").mkdir()
     return root
 
@@ -144,7 +147,7 @@ def lab_page(browser, lab, request):
         from .pages import shut_down_kernels
 
         shut_down_kernels(lab)
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         print(f"could not shut kernels down: {err}")
 
 
@@ -168,5 +171,4 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("browser tests")
         for line in lines:
             terminalreporter.write_line(line)
-        terminalreporter.write_line(f"browser tests took {total:.1f} s "
-                                    f"(setup, calls and teardown)")
+        terminalreporter.write_line(f"browser tests took {total:.1f} s (setup, calls and teardown)")

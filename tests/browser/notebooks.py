@@ -1,7 +1,7 @@
 """Fixture notebooks the browser tests write to a temporary folder.
 
-A good one proves the harness works without the real notebooks; a broken one
-proves that each detector can fail.
+One notebook holds a working stand-in explorer (the harness is proven without the
+real notebooks) and one broken thing for each detector (each detector can fail).
 """
 
 from __future__ import annotations
@@ -15,8 +15,11 @@ def write_notebook(path: Path, cells: Sequence[str | tuple[str, list[str]]]) -> 
     import nbformat
 
     nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     for cell in cells:
         source, tags = (cell, []) if isinstance(cell, str) else cell
         code = nbformat.v4.new_code_cell(source)
@@ -30,7 +33,7 @@ def write_notebook(path: Path, cells: Sequence[str | tuple[str, list[str]]]) -> 
 # A stand-in for attnlib's explorers: a box of IntSliders and one Image whose
 # PNG is redrawn in place on every change. `wired=False` leaves the sliders
 # connected to nothing, the bug the change detector must catch.
-_FIXTURE_EXPLORER = '''
+_FIXTURE_EXPLORER = """
 import io
 import ipywidgets as widgets
 import matplotlib
@@ -61,35 +64,34 @@ class FixtureExplorer(widgets.VBox):
         buf = io.BytesIO()
         self.fig.savefig(buf, format="png")
         self.image.value = buf.getvalue()
-'''
-
-
-def fixture_good(path: Path) -> Path:
-    return write_notebook(path, [_FIXTURE_EXPLORER, "FixtureExplorer()"])
+"""
 
 
 def fixture_broken(path: Path) -> Path:
-    """Each defect that a detector must report, in one notebook (one kernel run)."""
-    return write_notebook(path, [
-        _FIXTURE_EXPLORER,
-        "FixtureExplorer(wired=False)  # sliders move, picture never changes",
-        # attnlib's own explorer with its slider callbacks removed (the issue's
-        # "make the slider callback do nothing"), found by walking its children
-        "import attnlib\n"
-        "def all_sliders(w):\n"
-        "    for c in getattr(w, 'children', ()):\n"
-        "        yield from [c] if isinstance(c, widgets.IntSlider) else all_sliders(c)\n"
-        "dead = attnlib.explorer(n=8)\n"
-        "for s in all_sliders(dead):\n"
-        "    s.unobserve_all('value')\n"
-        "dead",
-        # ... and one whose redraw raises: it shows the traceback, keeps the old picture
-        "failing = attnlib.explorer(n=8)\n"
-        "failing._compute = lambda: 1 / 0\n"
-        "failing",
-        # what a widget looks like when the front end cannot render it
-        "from IPython.display import display\n"
-        "display({'text/plain': 'IntSlider(value=4, description=\"d_k\", max=8, min=1)'},"
-        " raw=True)",
-        "raise ValueError('deliberate error for the detector')",
-    ])
+    """A working explorer, then each defect that a detector must report, in one
+    notebook (one kernel run). The raising cell is last: Run All stops there."""
+    return write_notebook(
+        path,
+        [
+            _FIXTURE_EXPLORER,
+            "FixtureExplorer()  # works: must pass",
+            "FixtureExplorer(wired=False)  # sliders move, picture never changes",
+            # attnlib's own explorer with its slider callbacks removed (the issue's
+            # "make the slider callback do nothing"), found by walking its children
+            "import attnlib\n"
+            "def all_sliders(w):\n"
+            "    for c in getattr(w, 'children', ()):\n"
+            "        yield from [c] if isinstance(c, widgets.IntSlider) else all_sliders(c)\n"
+            "dead = attnlib.explorer(n=8)\n"
+            "for s in all_sliders(dead):\n"
+            "    s.unobserve_all('value')\n"
+            "dead",
+            # ... and one whose redraw raises: it shows the traceback, keeps the old picture
+            "failing = attnlib.explorer(n=8)\nfailing._compute = lambda: 1 / 0\nfailing",
+            # what a widget looks like when the front end cannot render it
+            "from IPython.display import display\n"
+            "display({'text/plain': 'IntSlider(value=4, description=\"d_k\", max=8, min=1)'},"
+            " raw=True)",
+            "raise ValueError('deliberate error for the detector')",
+        ],
+    )

@@ -20,17 +20,24 @@ BENIGN_CONSOLE = [
     # Voilà 0.5's own page template (templates/lab/index.html.j2) links Font Awesome's
     # CSS from a CDN; the tests block every request that leaves 127.0.0.1, and Voilà
     # bundles the same icons in its JavaScript, so the page looks the same.
-    re.compile(r"^console\.error: Failed to load resource: net::ERR_\w+ "
-               r"\(https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@"),
+    re.compile(
+        r"^console\.error: Failed to load resource: net::ERR_\w+ "
+        r"\(https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@"
+    ),
 ]
 
 # A widget that the front end could not render shows its Python repr as text
 # (checked in text/plain results and displays, not in print() output).
 WIDGET_AS_TEXT = re.compile(
     r"^\s*(?:\w+\.)*\w*(?:Slider|Box|Explorer|Image|Output|Dropdown|Button|Widget|Play"
-    r"|Checkbox|Tab|Accordion)\(", re.M)
-WIDGET_FAILED = re.compile(r"Error displaying widget|Loading widget\.\.\.|"
-                           r"Failed to (?:load|create) (?:model|view)", re.I)
+    r"|Checkbox|Tab|Accordion)\(",
+    re.M,
+)
+WIDGET_FAILED = re.compile(
+    r"Error displaying widget|Loading widget\.\.\.|"
+    r"Failed to (?:load|create) (?:model|view)",
+    re.I,
+)
 
 
 @dataclass
@@ -40,8 +47,13 @@ class Console:
     messages: list[str] = field(default_factory=list)
 
     def attach(self, page) -> None:
-        page.on("console", lambda m: m.type == "error" and self.messages.append(
-            f"console.error: {m.text} ({m.location.get('url', '')})"))
+        page.on(
+            "console",
+            lambda m: (
+                m.type == "error"
+                and self.messages.append(f"console.error: {m.text} ({m.location.get('url', '')})")
+            ),
+        )
         page.on("pageerror", lambda e: self.messages.append(f"uncaught: {e}"))
 
     def problems(self) -> list[str]:
@@ -94,8 +106,13 @@ def read_cells(path: Path) -> list[dict]:
     cells = []
     for cell in nb["cells"]:
         src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
-        cells.append({"type": cell["cell_type"], "source": src,
-                      "tags": cell.get("metadata", {}).get("tags", [])})
+        cells.append(
+            {
+                "type": cell["cell_type"],
+                "source": src,
+                "tags": cell.get("metadata", {}).get("tags", []),
+            }
+        )
     return cells
 
 
@@ -107,21 +124,27 @@ def _where(i: int, cell: dict) -> str:
 def open_notebook(page, lab, name: str, n_cells: int, timeout_s: float = 60) -> None:
     """Open with ?reset (no earlier workspace); wait for all cells and a kernel
     that the server reports idle (the page says "idle" before it has one)."""
-    page.goto(f"{lab.url}/lab/tree/{name}?reset&token={lab.token}",
-              timeout=timeout_s * 1000)
+    page.goto(f"{lab.url}/lab/tree/{name}?reset&token={lab.token}", timeout=timeout_s * 1000)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         state = page.evaluate(_CELL_STATE_JS, _NB)
         sessions = [s for s in lab.api("GET", "/api/sessions") if s.get("path") == name]
         if state and state["dialog"]:
             raise AssertionError(f"a dialog blocks {name}: {state['dialog']!r}")
-        if (state and len(state["prompts"]) == n_cells and state["kernel"] == "idle"
-                and sessions and sessions[0]["kernel"]["execution_state"] == "idle"):
+        if (
+            state
+            and len(state["prompts"]) == n_cells
+            and state["kernel"] == "idle"
+            and sessions
+            and sessions[0]["kernel"]["execution_state"] == "idle"
+        ):
             return
         time.sleep(0.25)  # JupyterLab attaches a long notebook's cells in batches
-    raise AssertionError(f"{name}: no idle kernel and {n_cells} cells after {timeout_s:.0f} s "
-                         f"(page: {state and state['kernel']}, "
-                         f"{state and len(state['prompts'])} cells; sessions: {sessions})")
+    raise AssertionError(
+        f"{name}: no idle kernel and {n_cells} cells after {timeout_s:.0f} s "
+        f"(page: {state and state['kernel']}, "
+        f"{state and len(state['prompts'])} cells; sessions: {sessions})"
+    )
 
 
 _STARTED_JS = """(sel) => Array.from(document.querySelectorAll(sel + ' .jp-InputArea-prompt'))
@@ -136,8 +159,7 @@ def run_all_from_menu(page, attempts: int = 3) -> None:
     """
     for _ in range(attempts):
         page.locator(".lm-MenuBar").get_by_role("menuitem", name="Run", exact=True).click()
-        item = page.locator(".lm-Menu").get_by_role("menuitem", name="Run All Cells",
-                                                    exact=True)
+        item = page.locator(".lm-Menu").get_by_role("menuitem", name="Run All Cells", exact=True)
         if item.get_attribute("aria-disabled") == "true":
             page.keyboard.press("Escape")
             time.sleep(1)
@@ -146,7 +168,7 @@ def run_all_from_menu(page, attempts: int = 3) -> None:
         try:
             page.wait_for_function(_STARTED_JS, arg=_NB, timeout=5_000)
             return
-        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: nothing ran, retry
+        except Exception:
             pass
     raise AssertionError(f"Run > Run All Cells started no cell ({attempts} tries)")
 
@@ -163,21 +185,30 @@ def wait_until_run(page, cells: list[dict], timeout_s: float = 120) -> list[str]
         state = page.evaluate(_CELL_STATE_JS, _NB)
         if state and state["dialog"]:
             return [f"a dialog blocks the notebook: {state['dialog']!r}"]
-        busy = (state is None or len(state["prompts"]) != len(cells)
-                or state["kernel"] != "idle"
-                or any(state["prompts"][i] in ("[*]:", "[*]") for i in code))
+        busy = (
+            state is None
+            or len(state["prompts"]) != len(cells)
+            or state["kernel"] != "idle"
+            or any(state["prompts"][i] in ("[*]:", "[*]") for i in code)
+        )
         settled = 0 if busy else settled + 1
         if settled >= 3:  # idle across three polls: not a gap between two cells
             break
         time.sleep(0.25)
     else:
-        running = [i + 1 for i in code if state and i < len(state["prompts"])
-                   and state["prompts"][i] in ("[*]:", "[*]")]
-        return [f"not finished after {timeout_s:.0f} s: kernel {state and state['kernel']}, "
-                f"{state and len(state['prompts'])} of {len(cells)} cells on the page, cells "
-                f"still running or queued: {running}"]
-    never = [_where(i, cells[i]) for i in code if not re.fullmatch(r"\[\d+\]:?",
-                                                                   state["prompts"][i])]
+        running = [
+            i + 1
+            for i in code
+            if state and i < len(state["prompts"]) and state["prompts"][i] in ("[*]:", "[*]")
+        ]
+        return [
+            f"not finished after {timeout_s:.0f} s: kernel {state and state['kernel']}, "
+            f"{state and len(state['prompts'])} of {len(cells)} cells on the page, cells "
+            f"still running or queued: {running}"
+        ]
+    never = [
+        _where(i, cells[i]) for i in code if not re.fullmatch(r"\[\d+\]:?", state["prompts"][i])
+    ]
     return [f"never ran: {w}" for w in never]
 
 
@@ -189,15 +220,15 @@ def output_problems(page, cells: list[dict]) -> list[str]:
         where = _where(i, cell)
         if "raises-exception" not in cell["tags"]:
             for text in out["stderr"] + out["error"]:
-                kind = "error" if re.search(r"Traceback|\w+(Error|Exception)\b", text) \
-                    else "stderr"
+                kind = "error" if re.search(r"Traceback|\w+(Error|Exception)\b", text) else "stderr"
                 problems.append(f"{where}: {kind} output:\n{_tail(text)}")
         for text in out["text"]:
             if WIDGET_AS_TEXT.search(text):
                 problems.append(f"{where}: a widget shown as text: {text.strip()[:120]!r}")
         if WIDGET_FAILED.search(out["all"]):
-            problems.append(f"{where}: widget failed to render: "
-                            f"{WIDGET_FAILED.search(out['all']).group(0)!r}")
+            problems.append(
+                f"{where}: widget failed to render: {WIDGET_FAILED.search(out['all']).group(0)!r}"
+            )
     return problems
 
 
@@ -276,11 +307,19 @@ def sliders(page, i: int) -> list[Slider]:
     found = []
     for k in range(handles.count()):
         h = handles.nth(k)
-        label = h.evaluate("h => (h.closest('.widget-slider')?.querySelector('.widget-label')"
-                           "?.innerText || '').trim()")
-        found.append(Slider(label or f"slider {k + 1}",
-                            *(float(h.get_attribute(a) or "nan") for a in
-                              ("aria-valuenow", "aria-valuemin", "aria-valuemax"))))
+        label = h.evaluate(
+            "h => (h.closest('.widget-slider')?.querySelector('.widget-label')"
+            "?.innerText || '').trim()"
+        )
+        found.append(
+            Slider(
+                label or f"slider {k + 1}",
+                *(
+                    float(h.get_attribute(a) or "nan")
+                    for a in ("aria-valuenow", "aria-valuemin", "aria-valuemax")
+                ),
+            )
+        )
     return found
 
 
@@ -299,15 +338,18 @@ def move(page, i: int, k: int, key: str | None = None, timeout_ms: int = 5000):
         return f"{key} did not move the slider (value stays {now:g})", None
     try:
         page.wait_for_function(_CHANGED_JS, arg=[i, before], timeout=timeout_ms)
-    except Exception:  # noqa: BLE001 - Playwright's TimeoutError
-        return (f"{key} moved the slider {now:g} -> {after_value:g} but the picture did not "
-                f"change within {timeout_ms / 1000:g} s"), None
+    except Exception:
+        return (
+            f"{key} moved the slider {now:g} -> {after_value:g} but the picture did not "
+            f"change within {timeout_ms / 1000:g} s"
+        ), None
     ms = page.evaluate("() => window.__bt.loaded - window.__bt.keydown")
     return None, ms
 
 
-def check_explorers(page, context: str = "") -> tuple[list[str], dict]:
-    """Move every slider of every explorer both ways; each move must redraw in place."""
+def check_explorers(page, context: str = "", timeout_ms: int = 5000) -> tuple[list[str], dict]:
+    """Move every slider of every explorer both ways; each move must redraw in place
+    within `timeout_ms`."""
     problems, n_sliders, n_moves = [], 0, 0
     count = mark_explorers(page)
     pictures = picture_count(page)
@@ -318,7 +360,7 @@ def check_explorers(page, context: str = "") -> tuple[list[str], dict]:
             first = "ArrowLeft" if s.value >= s.high else "ArrowRight"
             back = "ArrowRight" if first == "ArrowLeft" else "ArrowLeft"
             for key in (first, back):
-                problem, _ = move(page, i, k, key)
+                problem, _ = move(page, i, k, key, timeout_ms=timeout_ms)
                 n_moves += 1
                 if problem:
                     problems.append(f"{context}explorer {i + 1}, slider {s.label!r}: {problem}")
@@ -327,13 +369,17 @@ def check_explorers(page, context: str = "") -> tuple[list[str], dict]:
                 break
         now = page.evaluate(_PICTURES_JS, i)
         if now is None or len(now) != len(before):
-            problems.append(f"{context}explorer {i + 1}: {len(before)} picture(s) before the "
-                            f"moves, {0 if now is None else len(now)} after (not redrawn in "
-                            f"place)")
+            problems.append(
+                f"{context}explorer {i + 1}: {len(before)} picture(s) before the "
+                f"moves, {0 if now is None else len(now)} after (not redrawn in "
+                f"place)"
+            )
     if picture_count(page) != pictures:
-        problems.append(f"{context}{pictures} widget pictures on the page before the moves, "
-                        f"{picture_count(page)} after: pictures pile up instead of "
-                        f"being redrawn in place")
+        problems.append(
+            f"{context}{pictures} widget pictures on the page before the moves, "
+            f"{picture_count(page)} after: pictures pile up instead of "
+            f"being redrawn in place"
+        )
     return problems, {"explorers": count, "sliders": n_sliders, "moves": n_moves}
 
 
@@ -348,8 +394,11 @@ def timing(latencies: list[float]) -> tuple[float, float]:
 
 # Voilà's own messages when a cell fails (tracebacks hidden, as by default) or when
 # the page cannot be made at all.
-VOILA_FAILED = re.compile(r"There was an error when executing cell|Voil[àa]: error|"
-                          r"Kernel (?:died|error)|Traceback \(most recent call last\)", re.I)
+VOILA_FAILED = re.compile(
+    r"There was an error when executing cell|Voil[àa]: error|"
+    r"Kernel (?:died|error)|Traceback \(most recent call last\)",
+    re.I,
+)
 
 _PAGE_OUTPUTS_JS = """() => {
   const texts = q => Array.from(document.querySelectorAll(q)).map(e => e.textContent);
@@ -370,8 +419,11 @@ def page_problems(page, cells: list[dict]) -> list[str]:
     """Errors, widgets as text, and code on a page that should show none (Voilà)."""
     out = page.evaluate(_PAGE_OUTPUTS_JS)
     problems = [f"error output on the page:\n{_tail(t)}" for t in out["stderr"] + out["error"]]
-    problems += [f"a widget shown as text: {t.strip()[:120]!r}" for t in out["text"]
-                 if WIDGET_AS_TEXT.search(t)]
+    problems += [
+        f"a widget shown as text: {t.strip()[:120]!r}"
+        for t in out["text"]
+        if WIDGET_AS_TEXT.search(t)
+    ]
     for pattern in (VOILA_FAILED, WIDGET_FAILED):
         if pattern.search(out["body"]):
             problems.append(f"the page says {pattern.search(out['body']).group(0)!r}")
@@ -382,7 +434,8 @@ def page_problems(page, cells: list[dict]) -> list[str]:
             continue
         for line in cell["source"].splitlines():
             if len(line.strip()) >= 12 and line.strip() in out["body"]:
-                problems.append(f"source of {_where(i, cell)} shown on the page: "
-                                f"{line.strip()[:80]!r}")
+                problems.append(
+                    f"source of {_where(i, cell)} shown on the page: {line.strip()[:80]!r}"
+                )
                 break
     return problems

@@ -122,6 +122,18 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _die_with_parent() -> None:
+    """In the child: get SIGTERM if pytest itself is killed (Linux), so that even
+    then no server is left behind; its kernels follow, as ipykernel exits when
+    its parent goes."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 class Server:
     """A Jupyter-family server (JupyterLab or Voilà) run as a child process.
 
@@ -129,14 +141,28 @@ class Server:
     kernels start sessions of their own, so stop() also walks the process tree.
     """
 
-    def __init__(self, name: str, argv: Sequence[str], env: dict[str, str], cwd: Path,
-                 port: int, token: str, log: Path):
+    def __init__(
+        self,
+        name: str,
+        argv: Sequence[str],
+        env: dict[str, str],
+        cwd: Path,
+        port: int,
+        token: str,
+        log: Path,
+    ):
         self.name, self.port, self.token, self.log_path = name, port, token, log
         self.url = f"http://127.0.0.1:{port}"
-        self._log = open(log, "wb")  # noqa: SIM115 - closed in stop()
+        self._log = open(log, "wb")
         self.proc = subprocess.Popen(
-            list(argv), env=env, cwd=cwd, stdin=subprocess.DEVNULL,
-            stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
+            list(argv),
+            env=env,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
         )
         self._known: set[int] = set()
 
@@ -167,8 +193,9 @@ class Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.name} exited with {self.proc.returncode}:\n"
-                                   + self.log_tail())
+                raise RuntimeError(
+                    f"{self.name} exited with {self.proc.returncode}:\n" + self.log_tail()
+                )
             try:
                 if self.request("GET", path, timeout=2)[0] in ok:
                     return
@@ -222,6 +249,9 @@ class Server:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+        deadline = time.monotonic() + 5  # SIGKILL is delivered asynchronously
+        while any(_alive(pid) for pid in killed) and time.monotonic() < deadline:
+            time.sleep(0.05)
         self._log.close()
         return killed
 
@@ -230,8 +260,9 @@ def lab_settings(home: Path) -> dict[str, Path]:
     """Settings for JupyterLab under `home`: user settings, workspaces and app
     overrides. The overrides switch news and update checks off (no requests to
     the internet, no toast over the notebook)."""
-    dirs = {name: home / name for name in ("lab-user-settings", "lab-workspaces",
-                                           "lab-app-settings")}
+    dirs = {
+        name: home / name for name in ("lab-user-settings", "lab-workspaces", "lab-app-settings")
+    }
     for path in dirs.values():
         path.mkdir(parents=True, exist_ok=True)
     overrides = {
@@ -249,7 +280,10 @@ def start_lab(root_dir: Path, home: Path, log: Path) -> Server:
     dirs = lab_settings(home)
     port, token = free_port(), secrets.token_hex(24)
     argv = [
-        sys.executable, "-m", "jupyter", "lab",
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
         "--no-browser",
         "--ServerApp.ip=127.0.0.1",
         f"--ServerApp.port={port}",
@@ -276,9 +310,15 @@ def start_voila(notebook: Path, home: Path, log: Path) -> Server:
     env = isolated_env(home)
     port = free_port()
     voila = Path(sys.executable).parent / "voila"
-    argv = [str(voila) if voila.exists() else "voila", str(notebook),
-            "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
-            "--Voila.port_retries=0", "--theme=light"]  # as `make present` serves it
+    argv = [
+        str(voila) if voila.exists() else "voila",
+        str(notebook),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--port={port}",
+        "--Voila.port_retries=0",
+        "--theme=light",
+    ]  # as `make present` serves it
     server = Server("voila", argv, env, notebook.parent, port, "", log)
     # Voilà has no status API and GET / would run the notebook: any answer from
     # its static handler (404 here) means that it listens.
@@ -298,21 +338,31 @@ def launch_chromium(playwright, headless: bool = True):
     try:
         browser = playwright.chromium.launch(headless=headless, args=args, timeout=30_000)
         return browser, "Playwright's Chromium"
-    except Exception as err:  # noqa: BLE001 - "Executable doesn't exist" and kin
+    except Exception as err:
         if "Executable doesn't exist" not in str(err) and "playwright install" not in str(err):
             raise
     candidates = []
     if os.environ.get("ATTNLIB_CHROMIUM"):
         candidates.append(os.environ["ATTNLIB_CHROMIUM"])
     candidates += ["/usr/bin/chromium"]
-    candidates += [p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
-                               shutil.which("google-chrome")) if p]
+    candidates += [
+        p
+        for p in (
+            shutil.which("chromium"),
+            shutil.which("chromium-browser"),
+            shutil.which("google-chrome"),
+        )
+        if p
+    ]
     for exe in candidates:
         if os.path.isfile(exe) and os.access(exe, os.X_OK):
-            browser = playwright.chromium.launch(executable_path=exe, headless=headless,
-                                                 args=args, timeout=30_000)
+            browser = playwright.chromium.launch(
+                executable_path=exe, headless=headless, args=args, timeout=30_000
+            )
             return browser, exe
     if os.environ.get("ATTNLIB_CHROMIUM"):
-        return None, (f"ATTNLIB_CHROMIUM={os.environ['ATTNLIB_CHROMIUM']} is not an "
-                      f"executable; {HOW_TO_GET_A_BROWSER}")
+        return None, (
+            f"ATTNLIB_CHROMIUM={os.environ['ATTNLIB_CHROMIUM']} is not an "
+            f"executable; {HOW_TO_GET_A_BROWSER}"
+        )
     return None, HOW_TO_GET_A_BROWSER

@@ -15,8 +15,9 @@ from . import notebooks, pages, servers
 from .conftest import artifact, close_page, new_page
 from .test_lab import EXPLORER_CALL, report
 
-CLASSROOM = sorted({*servers.NOTEBOOKS.glob("*classroom*.ipynb"),
-                    *servers.NOTEBOOKS.glob("present*.ipynb")})
+CLASSROOM = sorted(
+    {*servers.NOTEBOOKS.glob("*classroom*.ipynb"), *servers.NOTEBOOKS.glob("present*.ipynb")}
+)
 # Until a classroom notebook exists, a stand-in with the large explorer.
 FALLBACK = "fallback_classroom.ipynb"
 
@@ -24,21 +25,25 @@ FALLBACK = "fallback_classroom.ipynb"
 @pytest.mark.parametrize("name", [p.name for p in CLASSROOM] or [FALLBACK])
 def test_classroom_page_in_voila(browser, request, tmp_path_factory, name, record_property):
     root = tmp_path_factory.mktemp("voila") / "notebooks"
-    shutil.copytree(servers.NOTEBOOKS, root,
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    shutil.copytree(
+        servers.NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
+    )
     if name == FALLBACK:
-        notebooks.write_notebook(root / name, ["import attnlib\n"
-                                               "attnlib.explorer(n=32, size='large')"])
+        notebooks.write_notebook(
+            root / name, ["import attnlib\nattnlib.explorer(n=32, size='large')"]
+        )
     cells = pages.read_cells(root / name)
     stem = name.removesuffix(".ipynb")
-    server = servers.start_voila(root / name, tmp_path_factory.mktemp("voila-home"),
-                                 artifact(f"voila-{stem}.log"))
+    server = servers.start_voila(
+        root / name, tmp_path_factory.mktemp("voila-home"), artifact(f"voila-{stem}.log")
+    )
     try:
         context, page = new_page(browser, request, width=1920, height=1080)
         try:
             response = page.goto(server.url + "/", timeout=90_000)
-            assert response is not None and response.status == 200, \
+            assert response is not None and response.status == 200, (
                 f"Voilà answered {response and response.status} for {name}"
+            )
             # Voilà removes its spinner when every cell has run; the widgets
             # render a moment later
             page.wait_for_selector("#loading", state="detached", timeout=90_000)
@@ -49,18 +54,24 @@ def test_classroom_page_in_voila(browser, request, tmp_path_factory, name, recor
             found, counts = pages.check_explorers(page)
             problems += found
             if counts["explorers"] < len(calls):
-                problems.append(f"{len(calls)} cell(s) call an explorer, the page shows "
-                                f"{counts['explorers']}")
-            problems += [f"after the slider moves, {p}" for p in pages.page_problems(page, cells)
-                         if p not in problems]
+                problems.append(
+                    f"{len(calls)} cell(s) call an explorer, the page shows {counts['explorers']}"
+                )
+            problems += [
+                f"after the slider moves, {p}"
+                for p in pages.page_problems(page, cells)
+                if p not in problems
+            ]
             problems += page.console.problems()
             shoot(page, stem, counts["explorers"])
             outside = sorted(set(context.outside))
-            record_property("summary", f"Voilà {name}: {counts['explorers']} explorer(s), "
-                                       f"{counts['sliders']} slider(s), {counts['moves']} "
-                                       f"moves; screenshots test-artifacts/voila-{stem}-*.png"
-                                       + (f"; blocked requests off this machine: {outside}"
-                                          if outside else ""))
+            record_property(
+                "summary",
+                f"Voilà {name}: {counts['explorers']} explorer(s), "
+                f"{counts['sliders']} slider(s), {counts['moves']} "
+                f"moves; screenshots test-artifacts/voila-{stem}-*.png"
+                + (f"; blocked requests off this machine: {outside}" if outside else ""),
+            )
             assert not problems, report(problems, f"{name} in Voilà")
         finally:
             close_page(context, page, request)
@@ -84,12 +95,18 @@ def shoot(page, stem: str, explorers: int) -> None:
     view, and the whole page at 1920 wide."""
     page.screenshot(path=artifact(f"voila-{stem}-1080p.png"))
     for i in range(explorers):
-        page.locator(f'[data-bt-explorer="{i}"]').scroll_into_view_if_needed()
+        # as a teacher would scroll: the explorer's sliders at the top of the screen
+        page.evaluate(
+            'i => document.querySelector(`[data-bt-explorer="${i}"]`)'
+            ".scrollIntoView({block: 'start'})",
+            i,
+        )
         page.screenshot(path=artifact(f"voila-{stem}-1080p-explorer{i + 1}.png"))
     # Voilà scrolls an inner panel, so a "full page" shot is one screen high:
     # make the window as tall as the content instead.
-    height = page.evaluate("() => Math.max(...Array.from(document.querySelectorAll('*'))"
-                           ".map(e => e.scrollHeight))")
+    height = page.evaluate(
+        "() => Math.max(...Array.from(document.querySelectorAll('*')).map(e => e.scrollHeight))"
+    )
     page.set_viewport_size({"width": 1920, "height": min(int(height), 16_000)})
     page.screenshot(path=artifact(f"voila-{stem}-full.png"))
     page.set_viewport_size({"width": 1920, "height": 1080})
