@@ -24,12 +24,14 @@ __all__ = [
     "reference",
     "self_attention",
     "softmax",
+    "solutions",
+    "stats",
     "toy_example",
     "widgets",
 ]
 
 # name -> module that defines it; loaded on first access (PEP 562)
-_LAZY_MODULES = {"plotting", "widgets", "checks"}
+_LAZY_MODULES = {"plotting", "widgets", "checks", "solutions", "stats"}
 _LAZY_NAMES = {
     "explorer": "widgets",
     "AttentionExplorer": "widgets",

@@ -618,7 +618,15 @@ def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -
 
 
 class StaticFigure(Figure):
-    """A Figure that a notebook shows as PNG without pyplot (``_repr_png_``)."""
+    """A Figure that a notebook shows as PNG without pyplot (``_repr_png_``).
+
+    Its text form names the panels, not the size in pixels, which depends on
+    the fonts installed: nbval compares it on every run, on every machine.
+    """
+
+    def __repr__(self) -> str:
+        titles = "; ".join(ax.get_title() for ax in self.axes if ax.get_title())
+        return f"<attnlib figure: {titles}>"
 
     def _repr_png_(self) -> bytes:
         buffer = io.BytesIO()

@@ -199,7 +199,10 @@ class Explorer(widgets.VBox):
             self._sliders[name] = slider
             setattr(self, name, slider)
         self.image = widgets.Image(
-            format="png", layout=widgets.Layout(max_width="100%", height="auto")
+            # flex-start: a VBox stretches its children to its width, which would
+            # upscale (and blur) the picture; keep its own size, shrink if narrower
+            format="png",
+            layout=widgets.Layout(max_width="100%", height="auto", align_self="flex-start"),
         )
         self.readout = widgets.HTML(layout=widgets.Layout(margin="0 0 0 12px"))
         self._font = "1.35em" if large else "0.95em"
