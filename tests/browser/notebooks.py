@@ -92,6 +92,9 @@ def fixture_broken(path: Path) -> Path:
             "from IPython.display import display\n"
             "display({'text/plain': 'IntSlider(value=4, description=\"d_k\", max=8, min=1)'},"
             " raw=True)",
+            # the front end logs an error (JupyterLab runs JavaScript in trusted outputs)
+            "from IPython.display import Javascript\n"
+            "display(Javascript(\"console.error('deliberate console error for the detector')\"))",
             "raise ValueError('deliberate error for the detector')",
         ],
     )

@@ -306,7 +306,7 @@ def start_lab(root_dir: Path, home: Path, log: Path) -> Server:
     return server
 
 
-def start_voila(notebook: Path, home: Path, log: Path) -> Server:
+def start_voila(notebook: Path, home: Path, log: Path, extra: Sequence[str] = ()) -> Server:
     env = isolated_env(home)
     port = free_port()
     voila = Path(sys.executable).parent / "voila"
@@ -318,6 +318,7 @@ def start_voila(notebook: Path, home: Path, log: Path) -> Server:
         f"--port={port}",
         "--Voila.port_retries=0",
         "--theme=light",
+        *extra,
     ]  # as `make present` serves it
     server = Server("voila", argv, env, notebook.parent, port, "", log)
     # Voilà has no status API and GET / would run the notebook: any answer from

@@ -123,7 +123,8 @@ def test_detectors_on_a_broken_notebook(lab, lab_page, lab_root):
     """One notebook, one kernel: a working stand-in explorer must pass (the harness
     works without the real notebooks), and each defect must be reported: sliders
     wired to nothing (a stand-in and attnlib's own explorer), a redraw that raises,
-    a widget shown as text, a raising cell. Dead pictures are waited for 2 s, not 5."""
+    a widget shown as text, a console error, a raising cell. Dead pictures are waited
+    for 2 s, not 5."""
     name = "_browser_tests/broken.ipynb"
     notebooks.fixture_broken(lab_root / name)
     problems, facts = run_in_lab(lab_page, lab, lab_root, name, timeout_ms=2000)
@@ -139,7 +140,8 @@ def test_detectors_on_a_broken_notebook(lab, lab_page, lab_root):
         "its traceback under the picture": r"after the slider moves, cell 5 .*error output:"
         r"[\s\S]*ZeroDivisionError",
         "widget as text": r"cell 6 .*a widget shown as text: 'IntSlider\(value=4",
-        "error output": r"cell 7 .*error output:[\s\S]*ValueError: deliberate error",
+        "browser console error": r"console\.error: deliberate console error for the detector",
+        "error output": r"cell 8 .*error output:[\s\S]*ValueError: deliberate error",
     }
     missed = [what for what, pattern in expected.items() if not re.search(pattern, text)]
     assert not missed, f"detectors missed {missed}; they reported:\n{text}"
