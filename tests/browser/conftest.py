@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -71,7 +70,8 @@ def browser():
 
 
 def new_page(browser, request, width=1280, height=900):
-    """A page in its own context, with its console collected from the first request."""
+    """A page in its own context (used by test_voila.py too), with its console
+    collected from the first request."""
     context = browser.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(30_000)
     # The tests run on a closed network: requests that leave this machine are
@@ -99,13 +99,6 @@ def close_page(context, page, request) -> None:
     context.close()
 
 
-@pytest.fixture
-def page(browser, request):
-    context, page = new_page(browser, request)
-    yield page
-    close_page(context, page, request)
-
-
 # --------------------------------------------------------------------------- JupyterLab
 
 
@@ -124,9 +117,7 @@ def lab_root(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def lab(browser, lab_root, tmp_path_factory):
     home = tmp_path_factory.mktemp("lab-home")
-    started = time.perf_counter()
     server = servers.start_lab(lab_root, home, artifact("jupyter-lab.log"))
-    server.startup_s = time.perf_counter() - started
     try:
         yield server
     finally:

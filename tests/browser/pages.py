@@ -368,11 +368,11 @@ def check_explorers(page, context: str = "", timeout_ms: int = 5000) -> tuple[li
             if problem:  # one dead slider is enough to say; don't wait out the others
                 break
         now = page.evaluate(_PICTURES_JS, i)
-        if now is None or len(now) != len(before):
+        if now is None or len(before) != 1 or len(now) != 1:
             problems.append(
                 f"{context}explorer {i + 1}: {len(before)} picture(s) before the "
-                f"moves, {0 if now is None else len(now)} after (not redrawn in "
-                f"place)"
+                f"moves, {0 if now is None else len(now)} after; one, redrawn in place, "
+                f"expected"
             )
     if picture_count(page) != pictures:
         problems.append(

@@ -70,7 +70,6 @@ def test_notebook_in_lab(lab, lab_page, lab_root, name, record_property):
 def test_main_explorer_keypress_to_picture(lab, lab_page, lab_root, record_property):
     """attnlib.explorer at n = 32: time from keydown to the new picture on screen,
     over 20 moves of its seed (or d_k) slider, after one warm-up move."""
-    pytest.importorskip("attnlib.widgets", reason="attnlib.widgets is not written yet")
     name = "_browser_tests/main_explorer_n32.ipynb"
     notebooks.write_notebook(lab_root / name, ["import attnlib\nattnlib.explorer(n=32)"])
     page = lab_page
