@@ -62,6 +62,7 @@ def test_classroom_page_in_voila(browser, request, tmp_path_factory, name, recor
                 for p in pages.page_problems(page, cells)
                 if p not in problems
             ]
+            problems += show_32_tokens(page, counts["explorers"])
             problems += page.console.problems()
             shoot(page, stem, counts["explorers"])
             outside = sorted(set(context.outside))
@@ -88,6 +89,24 @@ def wait_for_widgets(page, explorers: int, timeout_s: float = 30) -> None:
         if not loading and pages.mark_explorers(page) >= explorers:
             return
         time.sleep(0.25)
+
+
+def show_32_tokens(page, explorers: int) -> list[str]:
+    """Take the attention explorer (sliders n and d_k) to n = 32 with the arrow
+    keys, as a teacher would, so that the screenshots show a 32-token heatmap."""
+    for i in reversed(range(explorers)):
+        labels = [s.label for s in pages.sliders(page, i)]
+        if "n" in labels and "d_k" in labels:
+            k = labels.index("n")
+            for _ in range(40):
+                value = pages.sliders(page, i)[k].value
+                if value == 32:
+                    return []
+                problem, _ = pages.move(page, i, k, "ArrowRight" if value < 32 else "ArrowLeft")
+                if problem:
+                    return [f"explorer {i + 1}, taking n to 32: {problem}"]
+            return [f"explorer {i + 1}: n did not reach 32"]
+    return []
 
 
 def shoot(page, stem: str, explorers: int) -> None:
