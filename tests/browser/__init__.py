@@ -1,0 +1,1 @@
+"""Browser tests: JupyterLab and Voilà in headless Chromium, driven by Playwright."""
