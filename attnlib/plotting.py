@@ -663,17 +663,25 @@ def _tokens(tokens, n: int) -> tuple[str, ...]:
 
 
 def attention_panels(
-    att: Attention, tokens: Sequence[str], *, diagonal: bool = True
+    att: Attention,
+    tokens: Sequence[str],
+    *,
+    key_tokens: Sequence[str] | None = None,
+    diagonal: bool = True,
 ) -> list[Panel]:
     """The two panels of the chapter's picture: scores | weights, queries down, keys along.
 
     Parameters
     ----------
     att : Attention
-        From :func:`attnlib.self_attention`; scores and weights are (n, n).
-    tokens : sequence of str, length n
+        From :func:`attnlib.self_attention` (scores and weights (n, n)) or
+        :func:`attnlib.attention` (scores and weights (n_q, n_kv)).
+    tokens : sequence of str, length n_q
+        The query tokens; also the key tokens in self-attention.
+    key_tokens : sequence of str, length n_kv, optional
+        The key tokens when they come from another sequence (cross-attention).
     diagonal : bool, default True
-        Outline each token's score for itself (claim C9).
+        Outline each token's score for itself (claim C9); only for self-attention.
 
     Returns
     -------
@@ -688,9 +696,14 @@ def attention_panels(
     """
     n_q, n_kv = att.scores.shape
     tokens = _tokens(tokens, n_q)
-    keys = tokens if n_kv == n_q else _tokens(tokens, n_kv)
+    keys = tokens if key_tokens is None else _tokens(key_tokens, n_kv)
+    if key_tokens is None and n_kv != n_q:
+        raise ValueError(
+            f"scores are ({n_q} × {n_kv}): cross-attention needs key_tokens "
+            f"(length {n_kv}) besides the {n_q} query tokens"
+        )
     shape = f"({n_q} × {n_kv})"
-    diagonal = diagonal and n_q == n_kv
+    diagonal = diagonal and key_tokens is None
     return [
         Panel(
             att.scores,
@@ -716,7 +729,12 @@ def attention_panels(
 
 
 def plot_attention(
-    att: Attention, tokens: Sequence[str], *, size: str = "normal", diagonal: bool = True
+    att: Attention,
+    tokens: Sequence[str],
+    *,
+    key_tokens: Sequence[str] | None = None,
+    size: str = "normal",
+    diagonal: bool = True,
 ) -> StaticFigure:
     """The chapter's two-panel picture as a static figure: scores | weights.
 
@@ -729,6 +747,8 @@ def plot_attention(
     att : Attention
         Scores and weights of shape (n, n).
     tokens : sequence of str, length n
+    key_tokens : sequence of str, optional
+        For cross-attention (scores (n_q, n_kv)): the n_kv key tokens.
     size : {"normal", "large"}, default "normal"
     diagonal : bool, default True
 
@@ -745,7 +765,8 @@ def plot_attention(
     >>> [ax.get_ylabel() for ax in fig.axes[::2]]
     ['query i', 'query i']
     """
-    return plot_panels(attention_panels(att, tokens, diagonal=diagonal), size=size)
+    panels = attention_panels(att, tokens, key_tokens=key_tokens, diagonal=diagonal)
+    return plot_panels(panels, size=size)
 
 
 def embedding_panels(X, tokens: Sequence[str]) -> list[Panel]:

@@ -13,6 +13,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
+import attnlib
 from attnlib import self_attention, toy_example
 from attnlib.plotting import (
     CellValues,
@@ -199,3 +200,25 @@ def test_cell_values_are_real_text_in_vector_output():
         svg[values] = buffer.getvalue()
     assert svg[True].count("<image") == svg[False].count("<image")  # no raster layer of values
     assert svg[True].count("<use") >= svg[False].count("<use") + 9 * 4  # 9 values of 4 glyphs
+
+
+# --- cross-attention pictures ---
+
+
+def test_plot_attention_labels_cross_attention_keys():
+    queries = attnlib.toy_example(n=4, d=6, d_k=3, seed=1)
+    keys = attnlib.toy_example(n=7, d=6, seed=2)
+    att = attnlib.attention(queries.X, keys.X, queries.W_Q, queries.W_K, queries.W_V)
+    fig = attnlib.plotting.plot_attention(att, queries.tokens, key_tokens=keys.tokens)
+    scores_ax = fig.axes[0]
+    assert [t.get_text() for t in scores_ax.get_xticklabels()] == list(keys.tokens)
+    assert [t.get_text() for t in scores_ax.get_yticklabels()] == list(queries.tokens)
+    assert "(4 × 7)" in scores_ax.get_title()
+    assert not scores_ax.patches  # no diagonal: a query is not its own key here
+
+
+def test_cross_attention_without_key_tokens_is_a_clear_error():
+    queries = attnlib.toy_example(n=4, d=6, seed=1)
+    att = attnlib.attention(queries.X, np.ones((7, 6)), queries.W_Q, queries.W_K, queries.W_V)
+    with pytest.raises(ValueError, match="cross-attention needs key_tokens"):
+        attnlib.plotting.plot_attention(att, queries.tokens)
