@@ -326,6 +326,80 @@ def check_one_hot(func: Callable) -> CheckResult:
                          "and H @ table equals the lookup")
 
 
+def _shape_hint(key: str, got: tuple, expected: tuple, n: int, d: int, d_k: int) -> str:
+    """A hint for the usual wrong answer of check_shapes, else a general one."""
+    if got[::-1] == expected:
+        return "rows are tokens: the first number is the number of rows"
+    if key == "Q":
+        if got == (n, d):
+            return ("that is X's shape; W_Q (d × d_k) turns each row of length d "
+                    "into one of length d_k")
+        return "Q = X W_Q: (n, d) @ (d, d_k)"
+    if key == "scores":
+        return "each score pairs one query (row i) with one key (column j): how many of each?"
+    if got == (n, d_k):
+        return "Z = α V takes its columns from V, and V = X W_V has d_v columns"
+    return "Z = α V: (n, n) @ (n, d_v)"
+
+
+def check_shapes(func: Callable) -> CheckResult:
+    """Check a learner's ``func(n, d, d_k, d_v) -> {"Q": shape, "scores": shape, "Z": shape}``.
+
+    The predicted shapes are compared with those of ``attnlib.self_attention``
+    run on random inputs of the given sizes, for two sets of sizes in which
+    n, d, d_k and d_v all differ (so that mixing two of them up is caught).
+
+    Parameters
+    ----------
+    func : callable
+        ``func(n, d, d_k, d_v)`` with four ints; returns a dict with the keys
+        "Q", "scores" and "Z", each a tuple such as ``(n, d_k)``.
+
+    Returns
+    -------
+    CheckResult
+
+    Examples
+    --------
+    >>> check_shapes(lambda n, d, d_k, d_v: {"Q": (n, d), "scores": (n, n), "Z": (n, d_v)})
+    ✗ check_shapes: for n = 5, d = 8, d_k = 3, d_v = 2 you said Q has shape (5, 8), but it is (5, 3)
+      Hint: that is X's shape; W_Q (d × d_k) turns each row of length d into one of length d_k
+    """
+    from .core import self_attention
+
+    name = "check_shapes"
+    rng = np.random.default_rng(0)
+    for n, d, d_k, d_v in ((5, 8, 3, 2), (7, 4, 6, 9)):
+        sizes = f"n = {n}, d = {d}, d_k = {d_k}, d_v = {d_v}"
+        got, error = _call(name, func, n, d, d_k, d_v,
+                           hint="return a dict: {'Q': (..., ...), 'scores': ..., 'Z': ...}")
+        if error is not None:
+            return error
+        if got is None:
+            return _failed(name, "your function returned None", "did you forget a `return`?")
+        if not isinstance(got, dict):
+            return _failed(name, f"your function returned a {type(got).__name__}, not a dict",
+                           "return a dict: {'Q': (..., ...), 'scores': ..., 'Z': ...}")
+        att = self_attention(rng.standard_normal((n, d)), rng.standard_normal((d, d_k)),
+                             rng.standard_normal((d, d_k)), rng.standard_normal((d, d_v)))
+        for key in ("Q", "scores", "Z"):
+            if key not in got:
+                return _failed(name, f"your dict has no key {key!r}",
+                               "use the keys 'Q', 'scores' and 'Z'")
+            try:
+                shape = tuple(int(s) for s in got[key])
+            except (TypeError, ValueError):
+                return _failed(name, f"for {sizes}, {key} is {got[key]!r}, not a shape",
+                               "a shape is a tuple of two ints, such as (n, d_k)")
+            expected = getattr(att, key).shape
+            if shape != expected:
+                return _failed(name, f"for {sizes} you said {key} has shape {shape}, "
+                                     f"but it is {expected}",
+                               _shape_hint(key, shape, expected, n, d, d_k))
+    return _passed(name, "passed: for n = 5, d = 8, d_k = 3, d_v = 2 and for n = 7, d = 4, "
+                         "d_k = 6, d_v = 9 your shapes are those of self_attention")
+
+
 # --- 2.2.2 to 2.2.4 ---
 
 def check_softmax(func: Callable) -> CheckResult:

@@ -42,6 +42,15 @@ def my_one_hot(words):
     return H
 
 
+def my_shapes(n, d, d_k, d_v):
+    """The shapes of Q, the scores and Z for the given sizes (checks.check_shapes)."""
+    return {
+        "Q": (n, d_k),  # (n, d) @ (d, d_k)
+        "scores": (n, n),  # (n, d_k) @ (d_k, n): every query against every key
+        "Z": (n, d_v),  # (n, n) @ (n, d_v)
+    }
+
+
 # --- 2.2.2 to 2.2.4 ---
 
 

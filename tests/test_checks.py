@@ -38,6 +38,7 @@ SOLVED = [
     (checks.check_permutation, solutions.predict_permuted),
     (checks.check_embedding_lookup, solutions.my_embed),
     (checks.check_one_hot, solutions.my_one_hot),
+    (checks.check_shapes, solutions.my_shapes),
     (checks.check_softmax, solutions.my_softmax),
     (checks.check_qkv, solutions.my_qkv),
     (checks.check_column_form, solutions.my_column_form),
@@ -168,6 +169,56 @@ def test_one_hot_wrong_column():
         return np.roll(solutions.my_one_hot(words), 1, axis=1)  # the column next door
 
     _fails_with(checks.check_one_hot(shifted), "H @ table", "VOCABULARY.index(word)")
+
+
+# --- check_shapes ---
+
+
+def _shapes_with(**wrong):
+    """The solution's shapes with some entries replaced: wrong[key](n, d, d_k, d_v) -> shape."""
+
+    def shapes(n, d, d_k, d_v):
+        answer = solutions.my_shapes(n, d, d_k, d_v)
+        answer.update({key: make(n, d, d_k, d_v) for key, make in wrong.items()})
+        return answer
+
+    return shapes
+
+
+@pytest.mark.parametrize(
+    ("wrong", "said"),
+    [
+        ({"Q": lambda n, d, d_k, d_v: (n, d)}, "Q has shape (5, 8), but it is (5, 3)"),
+        ({"Q": lambda n, d, d_k, d_v: (d_k, n)}, "rows are tokens"),
+        ({"scores": lambda n, d, d_k, d_v: (n, d_k)}, "one query (row i) with one key"),
+        ({"Z": lambda n, d, d_k, d_v: (n, d_k)}, "V = X W_V has d_v columns"),
+        ({"Z": lambda n, d, d_k, d_v: (n, d)}, "Z has shape (5, 8), but it is (5, 2)"),
+    ],
+)
+def test_shapes_typical_mistakes(wrong, said):
+    _fails_with(checks.check_shapes(_shapes_with(**wrong)), said, "Hint:")
+
+
+def test_shapes_are_checked_for_a_second_set_of_sizes():
+    def fixed(n, d, d_k, d_v):  # right for the first sizes only
+        return {"Q": (5, 3), "scores": (5, 5), "Z": (5, 2)}
+
+    _fails_with(checks.check_shapes(fixed), "n = 7, d = 4, d_k = 6, d_v = 9", "(7, 6)")
+
+
+def test_shapes_wants_a_dict_of_shapes():
+    _fails_with(checks.check_shapes(lambda n, d, d_k, d_v: [(n, d_k)]), "not a dict")
+    _fails_with(checks.check_shapes(lambda n, d, d_k, d_v: {"Q": (n, d_k)}), "no key 'scores'")
+    bad = _shapes_with(Z=lambda n, d, d_k, d_v: "n by d_v")
+    _fails_with(checks.check_shapes(bad), "not a shape")
+
+
+def test_shapes_accepts_lists_and_numpy_ints():
+    def as_lists(n, d, d_k, d_v):
+        return {key: [np.int64(s) for s in shape]
+                for key, shape in solutions.my_shapes(n, d, d_k, d_v).items()}
+
+    assert checks.check_shapes(as_lists)
 
 
 def test_checks_are_deterministic():
