@@ -52,6 +52,9 @@ MAX_D = 512  # d when it is a fixed argument rather than a slider
 _LARGE_CSS = """<style>
 .attnlib-large .widget-label, .attnlib-large .widget-readout { font-size: 22px !important; }
 .attnlib-large .widget-slider { height: 40px; }
+.attnlib-large .widget-html-content { font-size: 20px; }
+.attnlib-large .widget-html-content table { font-size: inherit; }
+.attnlib-large .widget-html-content td, .attnlib-large .widget-html-content th { padding: 2px 14px; }
 </style>"""
 
 
@@ -205,7 +208,7 @@ class Explorer(widgets.VBox):
             layout=widgets.Layout(max_width="100%", height="auto", align_self="flex-start"),
         )
         self.readout = widgets.HTML(layout=widgets.Layout(margin="0 0 0 12px"))
-        self._font = "1.35em" if large else "0.95em"
+        self._font = "1em" if large else "0.95em"  # large: 20px from _LARGE_CSS
         self.errors = widgets.Output()
         self.redraw()  # a bad argument raises here, in the user's cell
         for slider in self._sliders.values():
