@@ -46,7 +46,9 @@ __all__ = [
     "draw_panels",
     "embedding_panels",
     "heatmap",
+    "loglog_slope",
     "plot_attention",
+    "plot_cost",
     "plot_embedding",
     "plot_panels",
     "plot_qkv",
@@ -889,3 +891,98 @@ def plot_scaling(
     4
     """
     return plot_panels(scaling_panels(unscaled, scaled, tokens), size=size)
+
+
+# --- 2.1: the cost of self-attention against n ---
+
+
+def _positive_vector(name: str, values, length: int | None = None) -> np.ndarray:
+    array = np.asarray(values, dtype=float)
+    if array.ndim != 1 or array.size < 2:
+        raise ValueError(f"{name} must be a 1-D sequence of at least 2 numbers, "
+                         f"got shape {array.shape}")
+    if length is not None and array.size != length:
+        raise ValueError(f"{name} has {array.size} entries but ns has {length}: "
+                         "one measurement per n")
+    if not (np.isfinite(array).all() and (array > 0).all()):
+        raise ValueError(f"{name} must hold positive finite numbers (log axes), got {array}")
+    return array
+
+
+def loglog_slope(ns, values) -> float:
+    """The slope p of the line fitted to log(values) against log(ns): values ≈ c · ns**p.
+
+    Parameters
+    ----------
+    ns : array_like, shape (m,)
+        Positive sizes, m >= 2.
+    values : array_like, shape (m,)
+        Positive measurements, one per size.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(loglog_slope([10, 20, 40], [3 * 10**2, 3 * 20**2, 3 * 40**2]), 6)
+    2.0
+    """
+    ns = _positive_vector("ns", ns)
+    values = _positive_vector("values", values, len(ns))
+    return float(np.polyfit(np.log(ns), np.log(values), 1)[0])
+
+
+def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
+    """Memory and time against the sequence length n, on log–log axes (claim C2).
+
+    Left, memory in MiB; right, time in ms. Each panel holds three lines: the
+    measured points, the straight line fitted to log(y) against log(n) with
+    its slope in the legend (see :func:`loglog_slope`), and a reference c·n²
+    through the last point (slope 2), dotted grey.
+
+    Parameters
+    ----------
+    ns : array_like, shape (m,)
+        Sequence lengths, m >= 2, positive.
+    memory_bytes : array_like, shape (m,)
+        Memory measured at each n, in bytes.
+    seconds : array_like, shape (m,)
+        Time measured at each n, in seconds.
+
+    Returns
+    -------
+    StaticFigure
+        Two axes, memory then time; displays inline in a notebook.
+
+    Examples
+    --------
+    >>> ns = [128, 256, 512]
+    >>> fig = plot_cost(ns, [8 * n**2 for n in ns], [1e-9 * n**3 for n in ns])
+    >>> [ax.get_title() for ax in fig.axes]
+    ['memory against n', 'time against n']
+    >>> [ax.get_legend().get_texts()[1].get_text() for ax in fig.axes]
+    ['fitted slope 2.00', 'fitted slope 3.00']
+    """
+    ns = _positive_vector("ns", ns)
+    panels = [
+        ("memory against n", "memory (MiB)",
+         _positive_vector("memory_bytes", memory_bytes, len(ns)) / 2**20),
+        ("time against n", "time (ms)", _positive_vector("seconds", seconds, len(ns)) * 1e3),
+    ]
+    fig = StaticFigure(figsize=(9.0, 3.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    for ax, (title, ylabel, y) in zip(fig.subplots(1, 2), panels, strict=True):
+        slope = loglog_slope(ns, y)
+        intercept = np.log(y).mean() - slope * np.log(ns).mean()  # the fitted line's
+        ax.loglog(ns, y, "o", label="measured")
+        ax.loglog(ns, np.exp(intercept + slope * np.log(ns)), "-",
+                  label=f"fitted slope {slope:.2f}")
+        ax.loglog(ns, y[-1] * (ns / ns[-1]) ** 2, ":", color="grey", label="n² (slope 2)")
+        ax.set_xticks(ns, [f"{n:g}" for n in ns])
+        ax.minorticks_off()
+        ax.set_title(title)
+        ax.set_xlabel("sequence length n")
+        ax.set_ylabel(ylabel)
+        ax.legend()
+    return fig

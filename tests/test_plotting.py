@@ -222,3 +222,56 @@ def test_cross_attention_without_key_tokens_is_a_clear_error():
     att = attnlib.attention(queries.X, np.ones((7, 6)), queries.W_Q, queries.W_K, queries.W_V)
     with pytest.raises(ValueError, match="cross-attention needs key_tokens"):
         attnlib.plotting.plot_attention(att, queries.tokens)
+
+
+# --- 2.1: the cost of self-attention against n ---
+
+
+def test_plot_cost_holds_the_measurements_the_fits_and_n_squared():
+    from attnlib.plotting import StaticFigure, loglog_slope, plot_cost
+
+    ns = np.array([100, 200, 400, 800])
+    memory = 16.0 * ns**2  # bytes: slope 2
+    seconds = 1e-8 * ns**1.5  # slope 1.5, far from the n² reference
+    fig = plot_cost(ns, memory, seconds)
+    assert isinstance(fig, StaticFigure)
+    assert fig.canvas is not None
+    mem_ax, time_ax = fig.axes
+    assert [mem_ax.get_title(), time_ax.get_title()] == ["memory against n", "time against n"]
+    assert [mem_ax.get_ylabel(), time_ax.get_ylabel()] == ["memory (MiB)", "time (ms)"]
+    for ax, y, slope in ((mem_ax, memory / 2**20, 2.0), (time_ax, seconds * 1e3, 1.5)):
+        assert ax.get_xscale() == ax.get_yscale() == "log"
+        measured, fitted, reference = ax.get_lines()
+        np.testing.assert_array_equal(measured.get_xdata(), ns)
+        np.testing.assert_allclose(measured.get_ydata(), y)
+        np.testing.assert_allclose(fitted.get_ydata(), y, rtol=1e-9)  # exact power laws
+        np.testing.assert_allclose(reference.get_ydata(), y[-1] * (ns / ns[-1]) ** 2)
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert labels == ["measured", f"fitted slope {slope:.2f}", "n² (slope 2)"]
+        assert loglog_slope(ns, y) == pytest.approx(slope)
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["100", "200", "400", "800"]
+
+
+def test_plot_cost_fit_is_least_squares_on_noisy_data():
+    from attnlib.plotting import plot_cost
+
+    ns = np.array([128, 256, 512, 1024])
+    seconds = np.array([1.0, 3.0, 14.0, 50.0]) * 1e-4
+    fitted = plot_cost(ns, 8.0 * ns**2, seconds).axes[1].get_lines()[1]
+    slope, intercept = np.polyfit(np.log(ns), np.log(seconds * 1e3), 1)
+    np.testing.assert_allclose(fitted.get_ydata(), np.exp(intercept + slope * np.log(ns)))
+    assert fitted.get_label() == f"fitted slope {slope:.2f}"
+    assert plot_cost(ns, 8.0 * ns**2, seconds).axes[1].get_legend().get_texts()[1].get_text() \
+        != "fitted slope 2.00"
+
+
+def test_plot_cost_rejects_what_a_log_axis_cannot_show():
+    from attnlib.plotting import plot_cost
+
+    ns = [128, 256, 512]
+    with pytest.raises(ValueError, match="seconds has 2 entries but ns has 3"):
+        plot_cost(ns, [1.0, 2.0, 3.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="memory_bytes must hold positive"):
+        plot_cost(ns, [1.0, 0.0, 3.0], [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="ns must be a 1-D sequence of at least 2"):
+        plot_cost([128], [1.0], [1.0])
