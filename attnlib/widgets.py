@@ -54,7 +54,7 @@ _LARGE_CSS = """<style>
 .attnlib-large .widget-slider { height: 40px; }
 .attnlib-large .widget-html-content { font-size: 20px; }
 .attnlib-large .widget-html-content table { font-size: inherit; }
-.attnlib-large .widget-html-content td, .attnlib-large .widget-html-content th { padding: 2px 14px; }
+.attnlib-large .widget-html-content :is(td, th) { padding: 2px 14px; }
 </style>"""
 
 
