@@ -50,9 +50,12 @@ __all__ = [
     "plot_attention",
     "plot_cost",
     "plot_embedding",
+    "plot_mix",
     "plot_panels",
     "plot_qkv",
+    "plot_saturation",
     "plot_scaling",
+    "plot_score_variance",
     "qkv_panels",
     "scaling_panels",
     "symmetric_limit",
@@ -114,11 +117,11 @@ def symmetric_limit(matrix) -> float:
     return 10.0 * power  # pragma: no cover
 
 
-def _limits(kind: str, matrix: np.ndarray) -> tuple[float, float]:
+def _limits(kind: str, matrix: np.ndarray, limit: float | None = None) -> tuple[float, float]:
     if kind == "weights":
         return 0.0, 1.0
     if kind == "diverging":
-        top = symmetric_limit(matrix)
+        top = symmetric_limit(matrix) if limit is None else float(limit)
         return -top, top
     low, high = float(matrix.min()), float(matrix.max())
     return (low, high) if high > low else (low - 0.5, high + 0.5)
@@ -251,6 +254,7 @@ def heatmap(
     colorbar: bool = True,
     cax=None,
     fontsize: float = 10.0,
+    limit: float | None = None,
 ) -> AxesImage:
     """Draw `matrix` as a heatmap on `ax`, one cell per entry, row 0 at the top.
 
@@ -280,6 +284,10 @@ def heatmap(
         Axes for the colorbar.
     fontsize : float, default 10
         Base font size in points; tick labels shrink to fit their cells.
+    limit : float, optional
+        "diverging" only: colour limits ``(-limit, limit)`` instead of the
+        data's own, so that several heatmaps share one colour scale. The
+        heatmap keeps it through :func:`update_heatmap`.
 
     Returns
     -------
@@ -307,7 +315,7 @@ def heatmap(
             raise ValueError(
                 f"{name} has {len(labels)} labels but matrix has {count} ({matrix.shape})"
             )
-    low, high = _limits(kind, matrix)
+    low, high = _limits(kind, matrix, limit)
     image = ax.imshow(
         matrix,
         cmap=colormaps[KINDS[kind][0]],
@@ -316,6 +324,7 @@ def heatmap(
         aspect="auto",
     )
     image.attnlib_kind = kind  # update_heatmap reads it
+    image.attnlib_limit = limit  # ... and keeps a fixed limit
     _dress(image, row_labels, col_labels, title, xlabel, ylabel, values, diagonal, fontsize)
     fig = ax.figure
     if colorbar:
@@ -401,7 +410,9 @@ def _set_ticks(axis, labels, count: int) -> None:
 def update_heatmap(image: AxesImage, matrix) -> None:
     """Show new numbers of the same shape in a heatmap made by :func:`heatmap`.
 
-    The colour limits follow the rules of the heatmap's kind; cell values and
+    The colour limits follow the rules of the heatmap's kind (a fixed `limit`
+    given to :func:`heatmap` is kept; panels drawn with ``share_limit`` by
+    :func:`draw_panels` all move to their largest limit); cell values and
     the colorbar follow the image. Nothing is drawn: call ``canvas.draw()``
     (or let an explorer redraw).
 
@@ -421,7 +432,15 @@ def update_heatmap(image: AxesImage, matrix) -> None:
             "draw a new heatmap for a new shape"
         )
     image.set_data(matrix)
-    low, high = _limits(getattr(image, "attnlib_kind", "sequential"), matrix)
+    group = getattr(image, "attnlib_group", ())
+    if group:  # panels with share_limit: all follow the largest limit among them
+        top = max(symmetric_limit(member.get_array()) for member in group)
+        for member in group:
+            if member.get_clim() != (-top, top):
+                member.set_clim(-top, top)
+        return
+    kind = getattr(image, "attnlib_kind", "sequential")
+    low, high = _limits(kind, matrix, getattr(image, "attnlib_limit", None))
     if image.get_clim() != (low, high):
         image.set_clim(low, high)
 
@@ -429,6 +448,10 @@ def update_heatmap(image: AxesImage, matrix) -> None:
 @dataclass(frozen=True)
 class Panel:
     """One heatmap of a figure: the matrix and how to label it (see :func:`heatmap`).
+
+    `share_limit` (diverging only): the panels of a figure that set it get
+    one symmetric colour limit, the largest of their own, so that a colour
+    means the same number in each of them, also after :func:`update_heatmap`.
 
     Examples
     --------
@@ -445,6 +468,7 @@ class Panel:
     kind: str = "diverging"
     diagonal: bool = False
     values: bool | None = None
+    share_limit: bool = False
 
     def __post_init__(self):
         object.__setattr__(
@@ -455,6 +479,8 @@ class Panel:
             if labels is not None:
                 object.__setattr__(self, name, tuple(str(s) for s in labels))
         check_kind(self.kind)
+        if self.share_limit and self.kind != "diverging":
+            raise ValueError(f"share_limit is for kind 'diverging' only, not {self.kind!r}")
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -472,6 +498,7 @@ class Panel:
             self.kind,
             self.diagonal,
             self.values,
+            self.share_limit,
         )
 
 
@@ -564,6 +591,8 @@ def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -
     fig_height = top + height + bottom
     fig.set_size_inches(width, fig_height)
 
+    tops = [symmetric_limit(p.matrix) for p in panels if p.share_limit]
+    shared = max(tops) if tops else None  # one colour limit for the panels that share it
     images, x = [], 0.0
     for k, (p, left) in enumerate(zip(panels, lefts, strict=True)):
         x += left
@@ -584,7 +613,8 @@ def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -
             image.set_extent((-0.5, cols - 0.5, rows - 0.5, -0.5))
             ax.set_xlim(-0.5, cols - 0.5)
             ax.set_ylim(rows - 0.5, -0.5)
-            image.set_clim(*_limits(p.kind, p.matrix))
+            image.attnlib_limit = shared if p.share_limit else None
+            image.set_clim(*_limits(p.kind, p.matrix, image.attnlib_limit))
             _dress(
                 image,
                 p.row_labels,
@@ -610,11 +640,15 @@ def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -
                 kind=p.kind,
                 values=p.values,
                 diagonal=p.diagonal,
+                limit=shared if p.share_limit else None,
                 cax=cax,
                 fontsize=font,
             )
         images.append(image)
         x += box + bar_gap + bar_w + bar_labels
+    group = tuple(image for image, p in zip(images, panels, strict=True) if p.share_limit)
+    for image, p in zip(images, panels, strict=True):
+        image.attnlib_group = group if p.share_limit else ()  # update_heatmap reads it
     fig._attnlib_structure = structure
     return images
 
@@ -802,12 +836,19 @@ def plot_embedding(X, tokens: Sequence[str], *, size: str = "normal") -> StaticF
 def qkv_panels(att: Attention, tokens: Sequence[str]) -> list[Panel]:
     """Three panels: Q, K and V, one row per token (claim C5).
 
+    All three share one symmetric colour limit (the largest of the three), so
+    a given red means the same number in Q, K and V.
+
     Examples
     --------
     >>> from attnlib import self_attention, toy_example
     >>> ex = toy_example(n=4, d_k=3, d_v=2)
-    >>> [p.title for p in qkv_panels(self_attention(*ex[1:]), ex.tokens)]
+    >>> panels = qkv_panels(self_attention(*ex[1:]), ex.tokens)
+    >>> [p.title for p in panels]
     ['Q = X W_Q  (4 × 3)', 'K = X W_K  (4 × 3)', 'V = X W_V  (4 × 2)']
+    >>> fig = plot_panels(panels)
+    >>> len({ax.images[0].get_clim() for ax in fig.axes[::2]})
+    1
     """
     panels = []
     for name, M, width in (("Q", att.Q, "d_k"), ("K", att.K, "d_k"), ("V", att.V, "d_v")):
@@ -820,6 +861,7 @@ def qkv_panels(att: Attention, tokens: Sequence[str]) -> list[Panel]:
                 None,
                 f"coordinate ({width} = {cols})",
                 "token",
+                share_limit=True,
             )
         )
     return panels
@@ -985,4 +1027,186 @@ def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
         ax.set_xlabel("sequence length n")
         ax.set_ylabel(ylabel)
         ax.legend()
+    return fig
+
+
+# --- 2.2.3 and 2.2.4: one query's weighted sum; the √d_k experiments ---
+
+
+def plot_mix(att: Attention, tokens: Sequence[str], i: int) -> StaticFigure:
+    """How query `i` mixes the values: its row of weights, and the v_j above z_i (claim C11).
+
+    Left, a bar per key j of height α_ij (the row sums to 1), each labelled
+    with its value. Right, the values v_j as the rows of a heatmap and, below
+    a line, their mix z_i = Σ_j α_ij v_j, on the same colour scale.
+
+    Parameters
+    ----------
+    att : Attention
+        Weights (n, n), values V (n, d_v) and outputs Z (n, d_v), from
+        :func:`attnlib.self_attention`.
+    tokens : sequence of str, length n
+    i : int
+        The query, 0 <= i < n.
+
+    Returns
+    -------
+    StaticFigure
+        Axes 0: the bars; axes 1: the heatmap of ``np.vstack([V, Z[i]])``,
+        shape (n + 1, d_v); axes 2: its colorbar.
+
+    Examples
+    --------
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=6, d_k=4, seed=0)
+    >>> fig = plot_mix(self_attention(*ex[1:]), ex.tokens, 1)
+    >>> fig.axes[0].get_title(), fig.axes[1].images[0].get_array().shape
+    ("weights of the query 'cat' (row 1 of α, sum 1)", (7, 4))
+    """
+    n, d_v = att.V.shape
+    tokens = _tokens(tokens, n)
+    if att.weights.shape != (n, n):
+        raise ValueError(
+            f"plot_mix needs self-attention: weights are {att.weights.shape}, V has n = {n} rows"
+        )
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
+        raise ValueError(f"i must be a query index from 0 to {n - 1}, got {i!r}")
+    alpha = att.weights[i]  # (n,): row i of the weights
+    mix = np.vstack([att.V, att.Z[i]])  # (n, d_v) + (d_v,) -> (n + 1, d_v)
+    fig = StaticFigure(figsize=(10.0, 4.4), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax_w, ax_v = fig.subplots(1, 2, width_ratios=[1.0, 1.25])
+    ax_w.bar(range(n), alpha, color="tab:blue")
+    ax_w.set_xticks(range(n), [f"{j}:{t}" for j, t in enumerate(tokens)])
+    ax_w.set_ylim(0, 1.08)
+    ax_w.set_xlabel("key j")
+    ax_w.set_ylabel(f"weight α_{i}j")
+    ax_w.set_title(f"weights of the query {tokens[i]!r} (row {i} of α, sum 1)")
+    for j in range(n):
+        ax_w.text(j, alpha[j] + 0.02, f"{alpha[j]:.2f}", ha="center", fontsize=9)
+    heatmap(
+        ax_v,
+        mix,
+        row_labels=[f"v_{j} {t}" for j, t in enumerate(tokens)] + [f"z_{i} {tokens[i]}"],
+        title=f"values v_j and their mix z_{i}",
+        xlabel=f"coordinate (d_v = {d_v})",
+    )
+    ax_v.axhline(n - 0.5, color="black", linewidth=2.5)  # between the v_j and z_i
+    return fig
+
+
+def _curve_pair(name: str, pair, length: int) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        unscaled, scaled = (np.asarray(c, dtype=float) for c in pair)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a pair (unscaled, scaled) of sequences") from None
+    for label, curve in (("unscaled", unscaled), ("scaled", scaled)):
+        if curve.shape != (length,):
+            raise ValueError(
+                f"{name} ({label}) has shape {curve.shape} but d_ks has {length} entries"
+            )
+    return unscaled, scaled
+
+
+def _d_ks(d_ks) -> np.ndarray:
+    d_ks = np.asarray(d_ks, dtype=float)
+    if d_ks.ndim != 1 or d_ks.size < 2 or not (d_ks > 0).all():
+        raise ValueError(f"d_ks must be at least 2 positive sizes, got {d_ks.tolist()!r}")
+    return d_ks
+
+
+def plot_score_variance(d_ks, unscaled, scaled) -> StaticFigure:
+    """Variance of q·k against d_k, unscaled and divided by √d_k, on log axes (claim C10).
+
+    Parameters
+    ----------
+    d_ks : array_like, shape (m,)
+        The key sizes tried.
+    unscaled, scaled : array_like, shape (m,)
+        Measured variance of q·k and of q·k / √d_k for each d_k.
+
+    Returns
+    -------
+    StaticFigure
+        One axes with three lines: unscaled, scaled, and the reference d_k.
+
+    Examples
+    --------
+    >>> fig = plot_score_variance([1, 4, 16], [1.0, 4.1, 15.8], [1.0, 1.02, 0.99])
+    >>> [line.get_label() for line in fig.axes[0].get_lines()]
+    ['unscaled $q\\\\cdot k$', 'scaled $q\\\\cdot k/\\\\sqrt{d_k}$', 'reference: $d_k$']
+    """
+    d_ks = _d_ks(d_ks)
+    unscaled, scaled = _curve_pair("the variances", (unscaled, scaled), d_ks.size)
+    fig = StaticFigure(figsize=(5.5, 3.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    ax.loglog(d_ks, unscaled, "o-", label=r"unscaled $q\cdot k$")
+    ax.loglog(d_ks, scaled, "s-", label=r"scaled $q\cdot k/\sqrt{d_k}$")
+    ax.loglog(d_ks, d_ks, ":", color="gray", label=r"reference: $d_k$")
+    ax.set_xticks(d_ks, [f"{d:g}" for d in d_ks])
+    ax.minorticks_off()
+    ax.set_xlabel(r"$d_k$")
+    ax.set_ylabel("variance of the score")
+    ax.set_title(r"Scores spread out as $d_k$ grows, unless scaled")
+    ax.legend()
+    return fig
+
+
+def plot_saturation(
+    d_ks, *, max_weight, entropy, jacobian_norm, n: int, draws: int
+) -> StaticFigure:
+    """Three panels against d_k, unscaled and scaled: max weight, row entropy, ‖J‖_F (claim C10).
+
+    Parameters
+    ----------
+    d_ks : array_like, shape (m,)
+    max_weight, entropy, jacobian_norm : pair of array_like, each shape (m,)
+        ``(unscaled, scaled)``: the mean largest weight of a row, the mean
+        row entropy in nats, and the mean Frobenius norm of the softmax
+        Jacobian, for each d_k.
+    n : int
+        Tokens per row of weights: the entropy axis runs to ln n.
+    draws : int
+        Random draws per d_k, for the title.
+
+    Returns
+    -------
+    StaticFigure
+        Three axes, each with the lines "unscaled" and "scaled".
+
+    Examples
+    --------
+    >>> pair = ([0.5, 0.9], [0.5, 0.5])
+    >>> fig = plot_saturation([1, 256], max_weight=pair, entropy=pair, jacobian_norm=pair,
+    ...                       n=8, draws=10)
+    >>> [ax.get_title() for ax in fig.axes]
+    ['max weight', 'row entropy, nats (max ln 8 = 2.08)', 'softmax Jacobian $\\\\|J\\\\|_F$']
+    """
+    d_ks = _d_ks(d_ks)
+    panels = [
+        ("max weight", _curve_pair("max_weight", max_weight, d_ks.size), (0, 1.05)),
+        (
+            f"row entropy, nats (max ln {n} = {math.log(n):.2f})",
+            _curve_pair("entropy", entropy, d_ks.size),
+            (0, math.log(n) * 1.05),
+        ),
+        (
+            r"softmax Jacobian $\|J\|_F$",
+            _curve_pair("jacobian_norm", jacobian_norm, d_ks.size),
+            (0, None),
+        ),
+    ]
+    fig = StaticFigure(figsize=(11.0, 3.5), layout="constrained")
+    FigureCanvasAgg(fig)
+    for ax, (title, (unscaled, scaled), ylim) in zip(fig.subplots(1, 3), panels, strict=True):
+        ax.semilogx(d_ks, unscaled, "o-", label="unscaled")
+        ax.semilogx(d_ks, scaled, "s-", label=r"scaled by $1/\sqrt{d_k}$")
+        ax.set_xticks(d_ks, [f"{d:g}" for d in d_ks])
+        ax.minorticks_off()
+        ax.set_xlabel(r"$d_k$")
+        ax.set_title(title)
+        ax.set_ylim(*ylim)
+    fig.axes[0].legend()
+    fig.suptitle(f"Softmax of random scores, n = {n} tokens, {draws} draws per $d_k$")
     return fig

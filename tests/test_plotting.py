@@ -275,3 +275,136 @@ def test_plot_cost_rejects_what_a_log_axis_cannot_show():
         plot_cost(ns, [1.0, 0.0, 3.0], [1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="ns must be a 1-D sequence of at least 2"):
         plot_cost([128], [1.0], [1.0])
+
+
+# --- 2.2.2 to 2.2.4: Q, K, V on one colour scale; one query's weighted sum ---
+
+
+def qkv_limits(fig) -> list[tuple[float, float]]:
+    return [ax.images[0].get_clim() for ax in fig.axes[::2]]
+
+
+def test_qkv_panels_share_one_symmetric_limit_that_covers_all_three():
+    ex = toy_example(6, d_k=4, d_v=2, seed=0)
+    att = self_attention(*ex[1:])
+    tops = [np.abs(M).max() for M in (att.Q, att.K, att.V)]
+    assert symmetric_limit(att.Q) != symmetric_limit(att.V)  # on their own they would differ
+    fig = plot_qkv(att, ex.tokens)
+    limits = qkv_limits(fig)
+    assert len(set(limits)) == 1
+    low, high = limits[0]
+    assert low == -high == -max(symmetric_limit(M) for M in (att.Q, att.K, att.V))
+    assert high >= max(tops)
+
+
+def test_shared_limit_follows_new_numbers_panel_by_panel_as_the_fast_redraw_does():
+    from attnlib.plotting import draw_panels, qkv_panels
+
+    ex = toy_example(6, d_k=3, d_v=2, seed=0)
+    fig = Figure()
+    images = draw_panels(fig, qkv_panels(self_attention(*ex[1:]), ex.tokens))
+    new = toy_example(6, d_k=3, d_v=2, seed=7)
+    new_att = self_attention(*new[1:])
+    for image, M in zip(images, (new_att.Q, new_att.K, new_att.V), strict=True):
+        update_heatmap(image, M)  # one at a time, like attnlib._render's fast path
+    fresh = plot_qkv(new_att, new.tokens)
+    assert [im.get_clim() for im in images] == qkv_limits(fresh)
+    assert len(set(qkv_limits(fresh))) == 1
+    assert symmetric_limit(new_att.K) < fresh.axes[2].images[0].get_clim()[1]  # K alone: less
+
+
+def test_panels_without_share_limit_keep_their_own_limits():
+    panels = [Panel([[1.0, -0.5]], "a"), Panel([[4.0, 0.0]], "b", share_limit=False)]
+    fig = attnlib.plotting.plot_panels(panels)
+    assert qkv_limits(fig) == [(-1.0, 1.0), (-4.0, 4.0)]
+    with pytest.raises(ValueError, match="share_limit is for kind 'diverging' only"):
+        Panel([[0.5]], "w", kind="weights", share_limit=True)
+
+
+def test_heatmap_keeps_a_fixed_limit_through_updates():
+    image = heatmap(Figure().add_subplot(), [[0.5, -0.5]], limit=3.0)
+    assert image.get_clim() == (-3.0, 3.0)
+    update_heatmap(image, [[0.1, 0.2]])
+    assert image.get_clim() == (-3.0, 3.0)
+
+
+def test_plot_mix_draws_the_row_of_weights_and_the_values_above_their_mix():
+    from attnlib.plotting import plot_mix
+
+    ex, att = example(n=6, d_k=4, seed=0)
+    fig = plot_mix(att, ex.tokens, 1)
+    assert isinstance(fig, StaticFigure)
+    bars_ax, values_ax, _ = fig.axes
+    assert bars_ax.get_title() == "weights of the query 'cat' (row 1 of α, sum 1)"
+    heights = [bar.get_height() for bar in bars_ax.patches]
+    np.testing.assert_array_equal(heights, att.weights[1])
+    assert [t.get_text() for t in bars_ax.texts] == [f"{w:.2f}" for w in att.weights[1]]
+    labels = [t.get_text() for t in bars_ax.get_xticklabels()]
+    assert labels == [f"{j}:{t}" for j, t in enumerate(ex.tokens)]
+    drawn = values_ax.images[0].get_array()
+    np.testing.assert_array_equal(drawn[:6], att.V)
+    np.testing.assert_allclose(drawn[6], att.weights[1] @ att.V)  # the last row is z_1
+    rows = [t.get_text() for t in values_ax.get_yticklabels()]
+    assert rows[0] == "v_0 the" and rows[-1] == "z_1 cat" and len(rows) == 7
+    (line,) = values_ax.get_lines()
+    assert list(line.get_ydata()) == [5.5, 5.5]  # the line between v_5 and z_1
+    assert values_ax.get_title() == "values v_j and their mix z_1"
+
+
+def test_plot_mix_rejects_a_query_out_of_range_and_cross_attention():
+    from attnlib.plotting import plot_mix
+
+    ex, att = example(n=4)
+    for bad in (4, -1, 1.0, True):
+        with pytest.raises(ValueError, match="i must be a query index from 0 to 3"):
+            plot_mix(att, ex.tokens, bad)
+    queries = toy_example(3, d=6, seed=1)
+    keys = toy_example(5, d=6, seed=2)
+    cross = attnlib.attention(queries.X, keys.X, queries.W_Q, queries.W_K, queries.W_V)
+    with pytest.raises(ValueError, match="needs self-attention"):
+        plot_mix(cross, keys.tokens, 0)
+
+
+def test_plot_score_variance_draws_both_curves_and_the_d_k_reference():
+    from attnlib.plotting import plot_score_variance
+
+    d_ks = np.array([1, 4, 16, 64])
+    unscaled, scaled = [1.1, 3.9, 16.5, 63.0], [1.1, 0.98, 1.03, 0.98]
+    fig = plot_score_variance(d_ks, unscaled, scaled)
+    assert isinstance(fig, StaticFigure)
+    (ax,) = fig.axes
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    lines = ax.get_lines()
+    for line, y in zip(lines, (unscaled, scaled, d_ks), strict=True):
+        np.testing.assert_array_equal(line.get_xdata(), d_ks)
+        np.testing.assert_array_equal(line.get_ydata(), y)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "4", "16", "64"]
+    with pytest.raises(ValueError, match=r"the variances \(scaled\) has shape \(3,\)"):
+        plot_score_variance(d_ks, unscaled, scaled[:3])
+
+
+def test_plot_saturation_has_three_panels_with_their_curves_and_ranges():
+    from attnlib.plotting import plot_saturation
+
+    d_ks = [1, 16, 256]
+    curves = {
+        "max_weight": ([0.3, 0.76, 0.94], [0.3, 0.36, 0.36]),
+        "entropy": ([1.8, 0.66, 0.15], [1.8, 1.73, 1.73]),
+        "jacobian_norm": ([0.35, 0.25, 0.08], [0.35, 0.36, 0.37]),
+    }
+    fig = plot_saturation(d_ks, **curves, n=8, draws=200)
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == [
+        "max weight",
+        "row entropy, nats (max ln 8 = 2.08)",
+        r"softmax Jacobian $\|J\|_F$",
+    ]
+    for ax, (unscaled, scaled) in zip(fig.axes, curves.values(), strict=True):
+        got_unscaled, got_scaled = ax.get_lines()
+        np.testing.assert_array_equal(got_unscaled.get_ydata(), unscaled)
+        np.testing.assert_array_equal(got_scaled.get_ydata(), scaled)
+        assert ax.get_ylim()[0] == 0
+    assert fig.axes[1].get_ylim()[1] == pytest.approx(np.log(8) * 1.05)
+    assert fig.get_suptitle() == "Softmax of random scores, n = 8 tokens, 200 draws per $d_k$"
+    with pytest.raises(ValueError, match="entropy must be a pair"):
+        plot_saturation(d_ks, **{**curves, "entropy": None}, n=8, draws=200)
