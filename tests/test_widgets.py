@@ -92,6 +92,19 @@ def test_picture_shows_shapes_labels_and_limits():
     assert len([a for ax in e.figure.axes for a in ax.artists if isinstance(a, CellValues)]) == 2
 
 
+def test_qkv_explorer_keeps_one_colour_scale_for_Q_K_V():
+    e = attnlib.qkv_explorer(d_k=3, d_v=2, seed=0)
+    for seed in (5, 6, 7):  # fast redraws: only the numbers change
+        e.seed.value = seed
+        images = [ax.images[0] for ax in e.figure.axes if ax.images]
+        assert len(images) == 3
+        limits = {image.get_clim() for image in images}
+        assert len(limits) == 1, limits  # the same red means the same number in Q, K and V
+        (low, high), = limits
+        largest = max(np.abs(m).max() for m in (e.attention.Q, e.attention.K, e.attention.V))
+        assert low == -high and high >= largest
+
+
 @pytest.mark.parametrize(
     "factory",
     [
