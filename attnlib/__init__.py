@@ -18,6 +18,7 @@ __all__ = [
     "Attention",
     "Example",
     "attention",
+    "charts",
     "checks",
     "explorer",
     "plotting",
@@ -31,7 +32,7 @@ __all__ = [
 ]
 
 # name -> module that defines it; loaded on first access (PEP 562)
-_LAZY_MODULES = {"plotting", "widgets", "checks", "solutions", "stats"}
+_LAZY_MODULES = {"charts", "checks", "plotting", "solutions", "stats", "widgets"}
 _LAZY_NAMES = {
     "explorer": "widgets",
     "AttentionExplorer": "widgets",

@@ -1,0 +1,261 @@
+"""Line and bar charts of the notebooks' experiments (matplotlib, object-oriented API).
+
+:mod:`attnlib.plotting` draws the chapter's matrices as heatmaps; this module
+draws what the notebooks measure about them: the n² cost (2.1), one query's
+weighted sum (2.2.4) and the √d_k experiments (2.2.3). The numbers come from
+attnlib's maths and :mod:`attnlib.stats`; each function only draws them and
+returns a :class:`~attnlib.plotting.StaticFigure` that a notebook shows once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from .core import Attention
+from .plotting import StaticFigure, _tokens, heatmap
+from .stats import _positive_vector, loglog_slope
+
+__all__ = ["plot_cost", "plot_mix", "plot_saturation", "plot_score_variance"]
+
+# --- 2.1: the cost of self-attention against n ---
+
+
+def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
+    """Memory and time against the sequence length n, on log–log axes (claim C2).
+
+    Left, memory in MiB; right, time in ms. Each panel holds three lines: the
+    measured points, the straight line fitted to log(y) against log(n) with
+    its slope in the legend (see :func:`loglog_slope`), and a reference c·n²
+    through the last point (slope 2), dotted grey.
+
+    Parameters
+    ----------
+    ns : array_like, shape (m,)
+        Sequence lengths, m >= 2, positive.
+    memory_bytes : array_like, shape (m,)
+        Memory measured at each n, in bytes.
+    seconds : array_like, shape (m,)
+        Time measured at each n, in seconds.
+
+    Returns
+    -------
+    StaticFigure
+        Two axes, memory then time; displays inline in a notebook.
+
+    Examples
+    --------
+    >>> ns = [128, 256, 512]
+    >>> fig = plot_cost(ns, [8 * n**2 for n in ns], [1e-9 * n**3 for n in ns])
+    >>> [ax.get_title() for ax in fig.axes]
+    ['memory against n', 'time against n']
+    >>> [ax.get_legend().get_texts()[1].get_text() for ax in fig.axes]
+    ['fitted slope 2.00', 'fitted slope 3.00']
+    """
+    ns = _positive_vector("ns", ns)
+    panels = [
+        ("memory against n", "memory (MiB)",
+         _positive_vector("memory_bytes", memory_bytes, len(ns)) / 2**20),
+        ("time against n", "time (ms)", _positive_vector("seconds", seconds, len(ns)) * 1e3),
+    ]
+    fig = StaticFigure(figsize=(9.0, 3.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    for ax, (title, ylabel, y) in zip(fig.subplots(1, 2), panels, strict=True):
+        slope = loglog_slope(ns, y)
+        intercept = np.log(y).mean() - slope * np.log(ns).mean()  # the fitted line's
+        ax.loglog(ns, y, "o", label="measured")
+        ax.loglog(ns, np.exp(intercept + slope * np.log(ns)), "-",
+                  label=f"fitted slope {slope:.2f}")
+        ax.loglog(ns, y[-1] * (ns / ns[-1]) ** 2, ":", color="grey", label="n² (slope 2)")
+        ax.set_xticks(ns, [f"{n:g}" for n in ns])
+        ax.minorticks_off()
+        ax.set_title(title)
+        ax.set_xlabel("sequence length n")
+        ax.set_ylabel(ylabel)
+        ax.legend()
+    return fig
+
+
+# --- 2.2.3 and 2.2.4: one query's weighted sum; the √d_k experiments ---
+
+
+def plot_mix(att: Attention, tokens: Sequence[str], i: int) -> StaticFigure:
+    """How query `i` mixes the values: its row of weights, and the v_j above z_i (claim C11).
+
+    Left, a bar per key j of height α_ij (the row sums to 1), each labelled
+    with its value. Right, the values v_j as the rows of a heatmap and, below
+    a line, their mix z_i = Σ_j α_ij v_j, on the same colour scale.
+
+    Parameters
+    ----------
+    att : Attention
+        Weights (n, n), values V (n, d_v) and outputs Z (n, d_v), from
+        :func:`attnlib.self_attention`.
+    tokens : sequence of str, length n
+    i : int
+        The query, 0 <= i < n.
+
+    Returns
+    -------
+    StaticFigure
+        Axes 0: the bars; axes 1: the heatmap of ``np.vstack([V, Z[i]])``,
+        shape (n + 1, d_v); axes 2: its colorbar.
+
+    Examples
+    --------
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=6, d_k=4, seed=0)
+    >>> fig = plot_mix(self_attention(*ex[1:]), ex.tokens, 1)
+    >>> fig.axes[0].get_title(), fig.axes[1].images[0].get_array().shape
+    ("weights of the query 'cat' (row 1 of α, sum 1)", (7, 4))
+    """
+    n, d_v = att.V.shape
+    tokens = _tokens(tokens, n)
+    if att.weights.shape != (n, n):
+        raise ValueError(
+            f"plot_mix needs self-attention: weights are {att.weights.shape}, V has n = {n} rows"
+        )
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
+        raise ValueError(f"i must be a query index from 0 to {n - 1}, got {i!r}")
+    alpha = att.weights[i]  # (n,): row i of the weights
+    mix = np.vstack([att.V, att.Z[i]])  # (n, d_v) + (d_v,) -> (n + 1, d_v)
+    fig = StaticFigure(figsize=(10.0, 4.4), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax_w, ax_v = fig.subplots(1, 2, width_ratios=[1.0, 1.25])
+    ax_w.bar(range(n), alpha, color="tab:blue")
+    ax_w.set_xticks(range(n), [f"{j}:{t}" for j, t in enumerate(tokens)])
+    ax_w.set_ylim(0, 1.08)
+    ax_w.set_xlabel("key j")
+    ax_w.set_ylabel(f"weight α_{i}j")
+    ax_w.set_title(f"weights of the query {tokens[i]!r} (row {i} of α, sum 1)")
+    for j in range(n):
+        ax_w.text(j, alpha[j] + 0.02, f"{alpha[j]:.2f}", ha="center", fontsize=9)
+    heatmap(
+        ax_v,
+        mix,
+        row_labels=[f"v_{j} {t}" for j, t in enumerate(tokens)] + [f"z_{i} {tokens[i]}"],
+        title=f"values v_j and their mix z_{i}",
+        xlabel=f"coordinate (d_v = {d_v})",
+    )
+    ax_v.axhline(n - 0.5, color="black", linewidth=2.5)  # between the v_j and z_i
+    return fig
+
+
+def _curve_pair(name: str, pair, length: int) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        unscaled, scaled = (np.asarray(c, dtype=float) for c in pair)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a pair (unscaled, scaled) of sequences") from None
+    for label, curve in (("unscaled", unscaled), ("scaled", scaled)):
+        if curve.shape != (length,):
+            raise ValueError(
+                f"{name} ({label}) has shape {curve.shape} but d_ks has {length} entries"
+            )
+    return unscaled, scaled
+
+
+def _d_ks(d_ks) -> np.ndarray:
+    d_ks = np.asarray(d_ks, dtype=float)
+    if d_ks.ndim != 1 or d_ks.size < 2 or not (d_ks > 0).all():
+        raise ValueError(f"d_ks must be at least 2 positive sizes, got {d_ks.tolist()!r}")
+    return d_ks
+
+
+def plot_score_variance(d_ks, unscaled, scaled) -> StaticFigure:
+    """Variance of q·k against d_k, unscaled and divided by √d_k, on log axes (claim C10).
+
+    Parameters
+    ----------
+    d_ks : array_like, shape (m,)
+        The key sizes tried.
+    unscaled, scaled : array_like, shape (m,)
+        Measured variance of q·k and of q·k / √d_k for each d_k.
+
+    Returns
+    -------
+    StaticFigure
+        One axes with three lines: unscaled, scaled, and the reference d_k.
+
+    Examples
+    --------
+    >>> fig = plot_score_variance([1, 4, 16], [1.0, 4.1, 15.8], [1.0, 1.02, 0.99])
+    >>> [line.get_label() for line in fig.axes[0].get_lines()]
+    ['unscaled $q\\\\cdot k$', 'scaled $q\\\\cdot k/\\\\sqrt{d_k}$', 'reference: $d_k$']
+    """
+    d_ks = _d_ks(d_ks)
+    unscaled, scaled = _curve_pair("the variances", (unscaled, scaled), d_ks.size)
+    fig = StaticFigure(figsize=(5.5, 3.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    ax.loglog(d_ks, unscaled, "o-", label=r"unscaled $q\cdot k$")
+    ax.loglog(d_ks, scaled, "s-", label=r"scaled $q\cdot k/\sqrt{d_k}$")
+    ax.loglog(d_ks, d_ks, ":", color="gray", label=r"reference: $d_k$")
+    ax.set_xticks(d_ks, [f"{d:g}" for d in d_ks])
+    ax.minorticks_off()
+    ax.set_xlabel(r"$d_k$")
+    ax.set_ylabel("variance of the score")
+    ax.set_title(r"Scores spread out as $d_k$ grows, unless scaled")
+    ax.legend()
+    return fig
+
+
+def plot_saturation(
+    d_ks, *, max_weight, entropy, jacobian_norm, n: int, draws: int
+) -> StaticFigure:
+    """Three panels against d_k, unscaled and scaled: max weight, row entropy, ‖J‖_F (claim C10).
+
+    Parameters
+    ----------
+    d_ks : array_like, shape (m,)
+    max_weight, entropy, jacobian_norm : pair of array_like, each shape (m,)
+        ``(unscaled, scaled)``: the mean largest weight of a row, the mean
+        row entropy in nats, and the mean Frobenius norm of the softmax
+        Jacobian, for each d_k.
+    n : int
+        Tokens per row of weights: the entropy axis runs to ln n.
+    draws : int
+        Random draws per d_k, for the title.
+
+    Returns
+    -------
+    StaticFigure
+        Three axes, each with the lines "unscaled" and "scaled".
+
+    Examples
+    --------
+    >>> pair = ([0.5, 0.9], [0.5, 0.5])
+    >>> fig = plot_saturation([1, 256], max_weight=pair, entropy=pair, jacobian_norm=pair,
+    ...                       n=8, draws=10)
+    >>> [ax.get_title() for ax in fig.axes]
+    ['max weight', 'row entropy, nats (max ln 8 = 2.08)', 'softmax Jacobian $\\\\|J\\\\|_F$']
+    """
+    d_ks = _d_ks(d_ks)
+    panels = [
+        ("max weight", _curve_pair("max_weight", max_weight, d_ks.size), (0, 1.05)),
+        (
+            f"row entropy, nats (max ln {n} = {math.log(n):.2f})",
+            _curve_pair("entropy", entropy, d_ks.size),
+            (0, math.log(n) * 1.05),
+        ),
+        (
+            r"softmax Jacobian $\|J\|_F$",
+            _curve_pair("jacobian_norm", jacobian_norm, d_ks.size),
+            (0, None),
+        ),
+    ]
+    fig = StaticFigure(figsize=(11.0, 3.5), layout="constrained")
+    FigureCanvasAgg(fig)
+    for ax, (title, (unscaled, scaled), ylim) in zip(fig.subplots(1, 3), panels, strict=True):
+        ax.semilogx(d_ks, unscaled, "o-", label="unscaled")
+        ax.semilogx(d_ks, scaled, "s-", label=r"scaled by $1/\sqrt{d_k}$")
+        ax.set_xticks(d_ks, [f"{d:g}" for d in d_ks])
+        ax.minorticks_off()
+        ax.set_xlabel(r"$d_k$")
+        ax.set_title(title)
+        ax.set_ylim(*ylim)
+    fig.axes[0].legend()
+    fig.suptitle(f"Softmax of random scores, n = {n} tokens, {draws} draws per $d_k$")
+    return fig
