@@ -32,6 +32,9 @@ class Attention(NamedTuple):
         Softmax of each row of ``scores``: ``weights[i, j]`` is alpha_ij.
     Z : ndarray, shape (n_q, d_v)
         Outputs, ``z_i = sum_j alpha_ij v_j``.
+    scaled : bool
+        Whether ``scores`` were divided by sqrt(d_k); titles and readouts
+        read it, so an unscaled pass is never labelled "/ √d_k".
     """
 
     Q: np.ndarray
@@ -40,6 +43,7 @@ class Attention(NamedTuple):
     scores: np.ndarray
     weights: np.ndarray
     Z: np.ndarray
+    scaled: bool = True
 
 
 def softmax(scores, axis: int = -1) -> np.ndarray:
@@ -214,4 +218,4 @@ def _attention(X_q, X_kv, W_Q, W_K, W_V, scaled: bool) -> Attention:
         scores /= math.sqrt(d_k)
     weights = _softmax(scores, axis=-1)  # (n_q, n_kv), each row sums to 1
     Z = weights @ V  # (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)
-    return Attention(Q, K, V, scores, weights, Z)
+    return Attention(Q, K, V, scores, weights, Z, scaled=scaled)

@@ -82,7 +82,7 @@ def attention(X_q, X_kv, W_Q, W_K, W_V, *, scaled: bool = True) -> Attention:
     Q, K, V = project(X_q, W_Q), project(X_kv, W_K), project(X_kv, W_V)
     scores = score_matrix(Q, K, scaled=scaled)
     weights = softmax_rows(scores)
-    return Attention(Q, K, V, scores, weights, weighted_sum(weights, V))
+    return Attention(Q, K, V, scores, weights, weighted_sum(weights, V), scaled=bool(scaled))
 
 
 def self_attention(X, W_Q, W_K, W_V, *, scaled: bool = True) -> Attention:

@@ -67,7 +67,8 @@ def test_self_attention_is_attention_with_X_twice():
 def test_shapes_of_every_intermediate():
     X_q, X_kv, W_Q, W_K, W_V = _random_case(np.random.default_rng(0), 3, 5, 4, 2, 6)
     att = attnlib.attention(X_q, X_kv, W_Q, W_K, W_V)
-    assert [a.shape for a in att] == [(3, 2), (5, 2), (5, 6), (3, 5), (3, 5), (3, 6)]
+    shapes = [getattr(att, name).shape for name in ("Q", "K", "V", "scores", "weights", "Z")]
+    assert shapes == [(3, 2), (5, 2), (5, 6), (3, 5), (3, 5), (3, 6)]
 
 
 def test_scaling_divides_by_sqrt_dk_not_dk():
@@ -223,6 +224,14 @@ def test_unscaled_scores_are_scaled_times_sqrt_dk(args):
     scaled = attnlib.self_attention(*args, scaled=True).scores
     unscaled = attnlib.self_attention(*args, scaled=False).scores
     np.testing.assert_allclose(unscaled, scaled * math.sqrt(d_k), rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("scaled", [True, False])
+def test_attention_records_whether_it_was_scaled(scaled):
+    # Titles and readouts read att.scaled; the reference loops record it too.
+    ex = attnlib.toy_example(n=3, d=4, d_k=2, seed=0)
+    assert attnlib.self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, scaled=scaled).scaled is scaled
+    assert reference.self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, scaled=scaled).scaled is scaled
 
 
 # --- bad input is named at the boundary ---
