@@ -143,3 +143,58 @@ def toy_example(
 
 def _as_seed(seed) -> int:
     return as_size("seed", seed, minimum=0, maximum=MAX_SEED)
+
+
+def hand_example() -> Example:
+    """Three tokens and small whole numbers: self-attention with pencil and paper.
+
+    n = 3 tokens, d = 4, d_k = 4 (so √d_k = 2) and d_v = 2. X holds 0s and
+    1s and the W hold -1, 0 and 1, so every entry of Q, K and V is a small
+    integer and every scaled score is a multiple of 0.5. The numbers were
+    chosen for what they show:
+
+    - query 1 (*chase*) clearly prefers key 2 (*mice*), weight 0.74, but not
+      totally, and its own key is not its favourite;
+    - query 0 gives keys 1 and 2 the same score, and so does query 2 with
+      keys 0 and 1: equal scores, equal weights;
+    - rows 0 and 2 of the scores differ, yet their weights are the same three
+      numbers, since only differences between the scores of a row count;
+    - q_1 · k_2 = (-1)(1) + (1)(1) + (1)(2) + (-1)(-1) = 3 has a negative
+      product, and two negatives that multiply to a positive.
+
+    Returns
+    -------
+    Example
+        ``(tokens, X, W_Q, W_K, W_V)`` with X (3, 4), W_Q and W_K (4, 4),
+        W_V (4, 2). Fresh arrays on every call.
+
+    Examples
+    --------
+    >>> from attnlib import self_attention
+    >>> ex = hand_example()
+    >>> ex.tokens
+    ('cats', 'chase', 'mice')
+    >>> att = self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
+    >>> att.Q[1], att.K[2]
+    (array([-1.,  1.,  1., -1.]), array([ 1.,  1.,  2., -1.]))
+    >>> att.scores
+    array([[ 0. , -1. , -1. ],
+           [-0.5,  0. ,  1.5],
+           [ 0.5,  0.5,  1.5]])
+    """
+    X = np.array(
+        [
+            [1, 0, 1, 0],  # cats
+            [1, 0, 0, 1],  # chase
+            [1, 1, 0, 1],  # mice
+        ],
+        dtype=float,
+    )  # (n, d) = (3, 4)
+    W_Q = np.array(
+        [[0, 1, 1, 0], [0, 1, 0, 1], [-1, -1, -1, 1], [-1, 0, 0, -1]], dtype=float
+    )  # (d, d_k) = (4, 4)
+    W_K = np.array(
+        [[1, 1, 0, 0], [-1, 0, 1, -1], [0, 0, 0, 1], [1, 0, 1, 0]], dtype=float
+    )  # (d, d_k) = (4, 4)
+    W_V = np.array([[0, 0], [1, 0], [1, 0], [0, 1]], dtype=float)  # (d, d_v) = (4, 2)
+    return Example(("cats", "chase", "mice"), X, W_Q, W_K, W_V)
