@@ -20,6 +20,7 @@ __all__ = [
     "attention",
     "charts",
     "checks",
+    "explain",
     "explorer",
     "plotting",
     "reference",
@@ -34,6 +35,8 @@ __all__ = [
 # name -> module that defines it; loaded on first access (PEP 562)
 _LAZY_MODULES = {"charts", "checks", "plotting", "solutions", "stats", "widgets"}
 _LAZY_NAMES = {
+    "explain": "explanation",
+    "Explanation": "explanation",
     "explorer": "widgets",
     "AttentionExplorer": "widgets",
     "embedding_explorer": "widgets",
