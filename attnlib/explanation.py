@@ -64,7 +64,8 @@ def shown(m: int, max_items: int, keep: Sequence[int] = ()) -> list[int]:
 class Explanation:
     """The numbers behind query i's row (and key j's score) of one attention pass.
 
-    Made by :func:`explain`; every array attribute is a copy.
+    Made by :func:`explain`; every array attribute is a read-only copy, so an
+    explanation kept by an explorer cannot drift from the numbers it printed.
 
     Attributes
     ----------
@@ -137,6 +138,11 @@ class Explanation:
     z_i: np.ndarray
     max_items: int = 6
     decimals: int = 3
+
+    def __post_init__(self) -> None:
+        for value in vars(self).values():
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
 
     # --- sizes and derived numbers ---
 

@@ -341,6 +341,9 @@ def test_repr_is_short_and_frozen():
     assert repr(e) == "<Explanation of att: i=1, j=2; print() it for the numbers>"
     with pytest.raises(dataclasses.FrozenInstanceError):
         e.i = 0
+    with pytest.raises(ValueError, match="read-only"):
+        e.weights[0] = 1.0
+    assert att.weights.flags.writeable  # att's own arrays are untouched
     assert isinstance(attnlib.explain(att, 0), Explanation)
 
 
