@@ -8,7 +8,8 @@ bare traceback: it reports it instead.
 
 - :mod:`.runner`: the result type and the one way a check runs and reports a failed step;
 - :mod:`.inputs`: exercises of 2.1 and 2.2.1 (two sequences, reordering, embeddings, shapes);
-- :mod:`.formulas`: exercises of 2.2.2 to 2.2.4 (Q, K, V, scores, softmax, weighted sum).
+- :mod:`.formulas`: exercises of 2.2.2 to 2.2.4 (Q, K, V, scores, softmax, weighted sum);
+- :mod:`.predictions`: predictions written before a cell runs (a shape, a score, a weight).
 
 Examples
 --------
@@ -35,6 +36,18 @@ from .inputs import (
     check_permutation,
     check_shapes,
 )
+from .predictions import (
+    check_prediction_alpha,
+    check_prediction_cost_ratio,
+    check_prediction_cross_shape,
+    check_prediction_doubled_scores,
+    check_prediction_embedding_row,
+    check_prediction_qkv_shapes,
+    check_prediction_score,
+    check_prediction_score_variance,
+    check_prediction_winner,
+    check_prediction_X_shape,
+)
 from .runner import CheckResult
 
 __all__ = [
@@ -44,6 +57,16 @@ __all__ = [
     "check_embedding_lookup",
     "check_one_hot",
     "check_permutation",
+    "check_prediction_X_shape",
+    "check_prediction_alpha",
+    "check_prediction_cost_ratio",
+    "check_prediction_cross_shape",
+    "check_prediction_doubled_scores",
+    "check_prediction_embedding_row",
+    "check_prediction_qkv_shapes",
+    "check_prediction_score",
+    "check_prediction_score_variance",
+    "check_prediction_winner",
     "check_qkv",
     "check_row_entropy",
     "check_scores",
