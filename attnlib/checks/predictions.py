@@ -111,7 +111,7 @@ def _numbers(values) -> str:
 
 
 @check
-def check_prediction_cross_shape(answer, n_q: int = 3, n_kv: int = 5) -> str:
+def check_prediction_cross_shape(answer: tuple[int, ...], n_q: int = 3, n_kv: int = 5) -> str:
     """Check a predicted shape of the score matrix of `n_q` queries against `n_kv` keys (01).
 
     Parameters
@@ -159,7 +159,7 @@ def check_prediction_cross_shape(answer, n_q: int = 3, n_kv: int = 5) -> str:
 
 
 @check
-def check_prediction_cost_ratio(answer, factor: int = 2) -> str:
+def check_prediction_cost_ratio(answer: float, factor: int = 2) -> str:
     """Check a predicted growth of the number of scores when n grows `factor` times (01).
 
     Parameters
@@ -173,6 +173,11 @@ def check_prediction_cost_ratio(answer, factor: int = 2) -> str:
     -------
     CheckResult
         Passed (exact: the ratio is a whole number), or the right ratio and why.
+
+    Examples
+    --------
+    >>> check_prediction_cost_ratio(4)
+    ✓ check_prediction_cost_ratio: right: 4 times, because the score matrix is n × n: ...
     """
     ratio = _as_number(answer)
     n = 6
@@ -202,7 +207,7 @@ def check_prediction_cost_ratio(answer, factor: int = 2) -> str:
 
 
 @check
-def check_prediction_X_shape(answer, n: int = 6, d: int = 8) -> str:
+def check_prediction_X_shape(answer: tuple[int, ...], n: int = 6, d: int = 8) -> str:
     """Check a predicted shape of X for a sentence of `n` tokens embedded in length `d` (02).
 
     Parameters
@@ -216,6 +221,11 @@ def check_prediction_X_shape(answer, n: int = 6, d: int = 8) -> str:
     -------
     CheckResult
         Passed (exact match), or the right shape and why.
+
+    Examples
+    --------
+    >>> bool(check_prediction_X_shape((6, 8))), bool(check_prediction_X_shape((8, 6)))
+    (True, False)
     """
     shape = _as_shape(answer)
     right = toy_example(n=n, d=d).X.shape
@@ -238,7 +248,7 @@ def check_prediction_X_shape(answer, n: int = 6, d: int = 8) -> str:
 
 
 @check
-def check_prediction_embedding_row(answer, i: int = 4) -> str:
+def check_prediction_embedding_row(answer: int, i: int = 4) -> str:
     """Check a predicted row of the embedding table that token `i` of the toy sentence picks (02).
 
     Parameters
@@ -253,6 +263,12 @@ def check_prediction_embedding_row(answer, i: int = 4) -> str:
     -------
     CheckResult
         Passed (exact match), or the right row and why.
+
+    Examples
+    --------
+    >>> from attnlib.data import VOCABULARY
+    >>> bool(check_prediction_embedding_row(VOCABULARY.index("the")))
+    True
     """
     ex = toy_example(n=i + 1)
     word = ex.tokens[i]
@@ -283,7 +299,9 @@ def check_prediction_embedding_row(answer, i: int = 4) -> str:
 
 
 @check
-def check_prediction_qkv_shapes(answer, n: int = 5, d: int = 6, d_k: int = 3, d_v: int = 2) -> str:
+def check_prediction_qkv_shapes(
+    answer: tuple | dict, n: int = 5, d: int = 6, d_k: int = 3, d_v: int = 2
+) -> str:
     """Check predicted shapes of Q, K and V for the given sizes (03).
 
     Parameters
@@ -297,6 +315,11 @@ def check_prediction_qkv_shapes(answer, n: int = 5, d: int = 6, d_k: int = 3, d_
     -------
     CheckResult
         Passed (exact match), or the first wrong shape and why.
+
+    Examples
+    --------
+    >>> bool(check_prediction_qkv_shapes(((5, 3), (5, 3), (5, 2))))
+    True
     """
     _written(answer)
     if isinstance(answer, dict):
@@ -335,7 +358,9 @@ def check_prediction_qkv_shapes(answer, n: int = 5, d: int = 6, d_k: int = 3, d_
 
 
 @check
-def check_prediction_score(answer, att: Attention | None = None, i: int = 0, j: int = 1) -> str:
+def check_prediction_score(
+    answer: float, att: Attention | None = None, i: int = 0, j: int = 1
+) -> str:
     """Check a score worked out by hand: ``score_ij = q_i · k_j / √d_k`` (04).
 
     Tolerance: within 0.01 of ``att.scores[i, j]``, so two decimals are enough.
@@ -355,6 +380,12 @@ def check_prediction_score(answer, att: Attention | None = None, i: int = 0, j: 
     -------
     CheckResult
         Passed, or the sum term by term and why.
+
+    Examples
+    --------
+    >>> check_prediction_score(0.21)
+    ✗ check_prediction_score: you predicted 0.21, but score_01 = 0.1069
+      Hint: that is q_0 · k_1 = 0.2139 before the scaling; divide it by √d_k = 2
     """
     att = _small_example() if att is None else att
     guess = _as_number(answer)
@@ -392,7 +423,7 @@ def check_prediction_score(answer, att: Attention | None = None, i: int = 0, j: 
 
 
 @check
-def check_prediction_score_variance(answer, d_k: int = 64) -> str:
+def check_prediction_score_variance(answer: float, d_k: int = 64) -> str:
     """Check the predicted variance of an unscaled score q · k at the given d_k (04).
 
     q and k have d_k independent entries of mean 0 and variance 1, so q · k is
@@ -410,6 +441,12 @@ def check_prediction_score_variance(answer, d_k: int = 64) -> str:
     -------
     CheckResult
         Passed, or the right variance and why.
+
+    Examples
+    --------
+    >>> check_prediction_score_variance(8)
+    ✗ check_prediction_score_variance: you predicted 8, but var(q · k) at d_k = 64 is about 64 ...
+      Hint: √64 = 8 is the standard deviation; the variance is its square
     """
     guess = _as_number(answer)
     measured = float(score_variance([d_k], trials=20_000, seed=0).unscaled[0])
@@ -439,7 +476,7 @@ def check_prediction_score_variance(answer, d_k: int = 64) -> str:
 
 
 @check
-def check_prediction_winner(answer, att: Attention | None = None, i: int = 1) -> str:
+def check_prediction_winner(answer: int, att: Attention | None = None, i: int = 1) -> str:
     """Check which key gets the largest weight in row `i`, the key j a query attends to most (04).
 
     Parameters
@@ -456,6 +493,11 @@ def check_prediction_winner(answer, att: Attention | None = None, i: int = 1) ->
     -------
     CheckResult
         Passed (exact match), or the winning key and why.
+
+    Examples
+    --------
+    >>> bool(check_prediction_winner(2))
+    True
     """
     att = _small_example() if att is None else att
     n_q, n_kv = att.weights.shape
@@ -485,7 +527,7 @@ def check_prediction_winner(answer, att: Attention | None = None, i: int = 1) ->
 
 
 @check
-def check_prediction_doubled_scores(answer, att: Attention | None = None, i: int = 1) -> str:
+def check_prediction_doubled_scores(answer: str, att: Attention | None = None, i: int = 1) -> str:
     """Check what doubling every score of a row does to its weights (05).
 
     Parameters
@@ -501,6 +543,11 @@ def check_prediction_doubled_scores(answer, att: Attention | None = None, i: int
     -------
     CheckResult
         Passed, or the right choice and why, with the row's weights before and after.
+
+    Examples
+    --------
+    >>> bool(check_prediction_doubled_scores("unchanged"))
+    False
     """
     att = _small_example() if att is None else att
     _written(answer)
@@ -545,7 +592,9 @@ def check_prediction_doubled_scores(answer, att: Attention | None = None, i: int
 
 
 @check
-def check_prediction_alpha(answer, att: Attention | None = None, i: int = 1, j: int = 2) -> str:
+def check_prediction_alpha(
+    answer: float, att: Attention | None = None, i: int = 1, j: int = 2
+) -> str:
     """Check a weight worked out by hand: ``α_ij = exp(score_ij) / Σ_j' exp(score_ij')`` (05).
 
     Tolerance: within 0.01 of ``att.weights[i, j]``, so two decimals are enough.
@@ -564,6 +613,11 @@ def check_prediction_alpha(answer, att: Attention | None = None, i: int = 1, j: 
     -------
     CheckResult
         Passed, or the exponentials, their sum and why.
+
+    Examples
+    --------
+    >>> bool(check_prediction_alpha(0.70))
+    True
     """
     att = _small_example() if att is None else att
     guess = _as_number(answer)
