@@ -87,15 +87,11 @@ def check_qkv(func: Callable) -> str:
         "rows are tokens: Q = X @ W_Q, K = X @ W_K, V = X @ W_V, "
         "shape (n, d) @ (d, d_k) -> (n, d_k)"
     )
-    got = call(
-        func,
-        X.copy(),
-        W_Q.copy(),
-        W_K.copy(),
-        W_V.copy(),
-        hint="with W_Q of shape (d, d_k), W_Q @ x_i does not fit; "
-        "rows are tokens, so write X @ W_Q",
+    inputs = (X.copy(), W_Q.copy(), W_K.copy(), W_V.copy())  # copies: the learner may edit
+    chapter_hint = (
+        "with W_Q of shape (d, d_k), W_Q @ x_i does not fit; rows are tokens, so write X @ W_Q"
     )
+    got = call(func, *inputs, hint=chapter_hint)
     got = expect_value(got, hint="end with `return Q, K, V`")
     if not isinstance(got, (tuple, list)) or len(got) != 3:
         raise Failure(

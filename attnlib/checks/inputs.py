@@ -55,14 +55,8 @@ def check_cross_scores(func: Callable) -> str:
     """
     X_q, X_kv, W_Q, W_K, W_V = _two_sequences()
     n_q, n_kv, d_k = len(X_q), len(X_kv), W_Q.shape[1]
-    got = call(
-        func,
-        X_q.copy(),
-        X_kv.copy(),
-        W_Q.copy(),
-        W_K.copy(),
-        hint="queries are X_q @ W_Q, keys are X_kv @ W_K",
-    )
+    inputs = (X_q.copy(), X_kv.copy(), W_Q.copy(), W_K.copy())  # copies: the learner may edit
+    got = call(func, *inputs, hint="queries are X_q @ W_Q, keys are X_kv @ W_K")
     hint = "scores = (X_q @ W_Q) @ (X_kv @ W_K).T / np.sqrt(d_k)"
     got = expect_array(got, hint=hint)
     expected = attention(X_q, X_kv, W_Q, W_K, W_V).scores  # (n_q, n_kv)
