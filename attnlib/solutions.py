@@ -91,3 +91,65 @@ def my_row_entropy(weights):
 def my_weighted_sum(weights, V):
     """z_i = sum_j alpha_ij v_j for every query (checks.check_weighted_sum)."""
     return weights @ V  # (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)
+
+
+# --- predictions: write yours before reading these (checks.check_prediction_*) ---
+
+
+def predict_cross_shape(n_q=3, n_kv=5):
+    """One score per (query, key) pair: n_q rows, n_kv columns (check_prediction_cross_shape)."""
+    return (n_q, n_kv)
+
+
+def predict_cost_ratio(factor=2):
+    """n grows `factor` times: rows and columns of the n × n scores both do (check_prediction_cost_ratio)."""  # noqa: E501
+    return factor * factor
+
+
+def predict_X_shape(n=6, d=8):
+    """One row of length d per token (check_prediction_X_shape)."""
+    return (n, d)
+
+
+def predict_embedding_row(i=4):
+    """The table is indexed by the vocabulary, not by the position (check_prediction_embedding_row)."""  # noqa: E501
+    from .data import VOCABULARY, tokens
+
+    word = tokens(i + 1)[i]  # token i of the toy sentence
+    return VOCABULARY.index(word)
+
+
+def predict_qkv_shapes(n=5, d=6, d_k=3, d_v=2):
+    """Q, K: (n, d) @ (d, d_k); V: (n, d) @ (d, d_v) (check_prediction_qkv_shapes)."""
+    return (n, d_k), (n, d_k), (n, d_v)
+
+
+def predict_score(att, i=0, j=1):
+    """score_ij by hand: q_i · k_j term by term, then ÷ √d_k (check_prediction_score)."""
+    q, k = att.Q[i], att.K[j]
+    dot = sum(float(q[c]) * float(k[c]) for c in range(len(q)))
+    return dot / len(q) ** 0.5 if att.scaled else dot
+
+
+def predict_score_variance(d_k=64):
+    """var(q · k): d_k independent products of variance 1 add up (check_prediction_score_variance)."""  # noqa: E501
+    return d_k
+
+
+def predict_winner(att, i=1):
+    """The key with the largest score of row i: exp keeps the order (check_prediction_winner)."""
+    row = [float(s) for s in att.scores[i]]
+    return row.index(max(row))
+
+
+def predict_doubled_scores():
+    """Doubling every score doubles every gap, and α_j / α_k = exp(gap) (check_prediction_doubled_scores)."""  # noqa: E501
+    return "sharper"
+
+
+def predict_alpha(att, i=1, j=2):
+    """α_ij by hand: exp of each score of row i, then divide by their sum (check_prediction_alpha)."""  # noqa: E501
+    import math
+
+    exps = [math.exp(float(s)) for s in att.scores[i]]
+    return exps[j] / sum(exps)

@@ -24,7 +24,10 @@ def test_plot_cost_holds_the_measurements_the_fits_and_n_squared():
     seconds = 1e-8 * ns**1.5  # slope 1.5, far from the n² reference
     fig = plot_cost(ns, memory, seconds)
     assert isinstance(fig, StaticFigure)
-    assert fig.canvas is not None
+    png = fig._repr_png_()  # what a notebook shows: drawn on the figure's own canvas
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert (width, height) == tuple(round(v) for v in fig.get_size_inches() * fig.dpi)
     mem_ax, time_ax = fig.axes
     assert [mem_ax.get_title(), time_ax.get_title()] == ["memory against n", "time against n"]
     assert [mem_ax.get_ylabel(), time_ax.get_ylabel()] == ["memory (MiB)", "time (ms)"]

@@ -112,3 +112,20 @@ def test_numpy_integers_are_accepted():
 def test_embed_names_unknown_words():
     with pytest.raises(ValueError, match="words not in the vocabulary: \\['zebra'\\]"):
         data.embed(["the", "zebra"], data.embedding_table())
+
+
+def test_W_Q_and_W_K_come_from_independent_streams():
+    # One stream for both would make each key its query's twin: W_K = W_Q gives k_i = q_i,
+    # symmetric scores and a positive self-score for every token, not the generic layer
+    # the notebooks claim to show.
+    ex = attnlib.toy_example(n=4, d=16, d_k=16, seed=7)
+    assert not np.allclose(ex.W_Q, ex.W_K)
+    corr = np.corrcoef(ex.W_Q.ravel(), ex.W_K.ravel())[0, 1]
+    assert abs(corr) < 0.25  # 256 independent pairs: |corr| above 4 standard errors
+    # Nor may W_K continue W_Q's stream: then its numbers would start after however many
+    # W_Q drew, and shift with d_k. With a stream of its own, W_K of shape (d, d_k) holds
+    # the first d * d_k numbers of that stream (row by row), whatever d_k is.
+    narrow = attnlib.toy_example(d=8, d_k=2, seed=7)
+    wide = attnlib.toy_example(d=8, d_k=6, seed=7)
+    np.testing.assert_array_equal(narrow.W_K.ravel(), wide.W_K.ravel()[: 8 * 2])
+    np.testing.assert_array_equal(narrow.W_Q.ravel(), wide.W_Q.ravel()[: 8 * 2])

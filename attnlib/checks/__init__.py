@@ -1,0 +1,76 @@
+"""Self-checks for the notebooks' exercises: ``attnlib.checks.check_*``.
+
+Each ``check_*`` takes the learner's answer (a function they wrote, or a
+prediction written before running a cell), compares it with attnlib, and
+returns a :class:`CheckResult` that prints as a clear pass, or as what went
+wrong plus a hint. A check never lets the learner's exception escape as a
+bare traceback: it reports it instead.
+
+- :mod:`.runner`: the result type and the one way a check runs and reports a failed step;
+- :mod:`.inputs`: exercises of 2.1 and 2.2.1 (two sequences, reordering, embeddings, shapes);
+- :mod:`.formulas`: exercises of 2.2.2 to 2.2.4 (Q, K, V, scores, softmax, weighted sum);
+- :mod:`.predictions`: predictions written before a cell runs (a shape, a score, a weight).
+
+Examples
+--------
+>>> import numpy as np
+>>> check_softmax(lambda s: np.exp(s) / np.exp(s).sum(axis=-1, keepdims=True))
+✗ check_softmax: on scores of size 1000 your softmax gave nan (or inf) ...
+>>> from attnlib import softmax
+>>> check_softmax(softmax)
+✓ check_softmax: passed ...
+"""
+
+from .formulas import (
+    check_column_form,
+    check_qkv,
+    check_row_entropy,
+    check_scores,
+    check_softmax,
+    check_weighted_sum,
+)
+from .inputs import (
+    check_cross_scores,
+    check_embedding_lookup,
+    check_one_hot,
+    check_permutation,
+    check_shapes,
+)
+from .predictions import (
+    check_prediction_alpha,
+    check_prediction_cost_ratio,
+    check_prediction_cross_shape,
+    check_prediction_doubled_scores,
+    check_prediction_embedding_row,
+    check_prediction_qkv_shapes,
+    check_prediction_score,
+    check_prediction_score_variance,
+    check_prediction_winner,
+    check_prediction_X_shape,
+)
+from .runner import CheckResult
+
+__all__ = [
+    "CheckResult",
+    "check_column_form",
+    "check_cross_scores",
+    "check_embedding_lookup",
+    "check_one_hot",
+    "check_permutation",
+    "check_prediction_X_shape",
+    "check_prediction_alpha",
+    "check_prediction_cost_ratio",
+    "check_prediction_cross_shape",
+    "check_prediction_doubled_scores",
+    "check_prediction_embedding_row",
+    "check_prediction_qkv_shapes",
+    "check_prediction_score",
+    "check_prediction_score_variance",
+    "check_prediction_winner",
+    "check_qkv",
+    "check_row_entropy",
+    "check_scores",
+    "check_shapes",
+    "check_softmax",
+    "check_weighted_sum",
+]

@@ -1,0 +1,1 @@
+"""Tests of attnlib.checks, one module per module of the package."""
