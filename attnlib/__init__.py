@@ -9,19 +9,33 @@ from __future__ import annotations
 import importlib
 
 from . import reference
-from .core import Attention, attention, self_attention, softmax
-from .data import Example, toy_example
+from .core import (
+    Attention,
+    MultiHead,
+    attention,
+    causal_mask,
+    multi_head_attention,
+    padding_mask,
+    self_attention,
+    softmax,
+)
+from .data import Example, MultiHeadExample, toy_example, toy_multi_head
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Attention",
     "Example",
+    "MultiHead",
+    "MultiHeadExample",
     "attention",
+    "causal_mask",
     "charts",
     "checks",
     "explain",
     "explorer",
+    "multi_head_attention",
+    "padding_mask",
     "plotting",
     "reference",
     "self_attention",
@@ -29,6 +43,7 @@ __all__ = [
     "solutions",
     "stats",
     "toy_example",
+    "toy_multi_head",
     "widgets",
 ]
 

@@ -8,13 +8,26 @@ import numbers
 import numpy as np
 
 
-def as_matrix(name: str, value, *, rows_name: str = "n", cols_name: str = "d") -> np.ndarray:
-    """Return `value` as a finite 2-D float array, or raise naming `name`."""
-    array = as_float_array(name, value)
+def as_matrix(
+    name: str,
+    value,
+    *,
+    rows_name: str = "n",
+    cols_name: str = "d",
+    keep_float32: bool = False,
+    hint_3d: str = "",
+) -> np.ndarray:
+    """Return `value` as a finite 2-D float array, or raise naming `name`.
+
+    `keep_float32` and the dtypes are as in `as_float_array`; `hint_3d` is
+    added to the message when `value` is 3-D (a batch, or heads stacked).
+    """
+    array = as_float_array(name, value, keep_float32=keep_float32)
     if array.ndim != 2:
         raise ValueError(
             f"{name} must be a 2-D array of shape ({rows_name}, {cols_name}), "
             f"got {array.ndim}-D with shape {array.shape}"
+            + (f". {hint_3d}" if hint_3d and array.ndim == 3 else "")
         )
     if array.shape[0] == 0 or array.shape[1] == 0:
         raise ValueError(
@@ -25,8 +38,14 @@ def as_matrix(name: str, value, *, rows_name: str = "n", cols_name: str = "d") -
     return array
 
 
-def as_float_array(name: str, value) -> np.ndarray:
-    """Return `value` as a float64 array; TypeError if it does not hold real numbers."""
+def as_float_array(name: str, value, *, keep_float32: bool = False) -> np.ndarray:
+    """Return `value` as a float array; TypeError if it does not hold real numbers.
+
+    The result is float64, except with `keep_float32`, where float32 stays
+    float32 and float16 becomes float32 (numpy has no fast float16 matmul).
+    Booleans are refused: True/False where numbers belong is more often a
+    mask passed in the wrong place than a deliberate 1/0.
+    """
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be an array of numbers, got a {type(value).__name__}")
     try:
@@ -37,17 +56,28 @@ def as_float_array(name: str, value) -> np.ndarray:
         raise TypeError(
             f"{name} must hold real numbers (int or float), got dtype {array.dtype}"
             + (" (ragged rows or mixed types?)" if array.dtype == object else "")
+            + (
+                f"; to use True/False as 1/0, convert first: np.asarray({name}, dtype=float)"
+                if array.dtype == bool
+                else ""
+            )
         )
+    if keep_float32 and array.dtype.kind == "f" and array.dtype.itemsize <= 4:
+        return array.astype(np.float32, copy=False)
     return array.astype(np.float64, copy=False)
+
+
+def common_float(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Cast float arrays to one dtype by numpy's promotion: float32 only if all are float32."""
+    dtype = np.result_type(*arrays)
+    return tuple(array.astype(dtype, copy=False) for array in arrays)
 
 
 def check_finite(name: str, array: np.ndarray) -> None:
     """Raise naming the first NaN or inf entry of `array`."""
     if not np.isfinite(array).all():
         where = tuple(int(i) for i in np.argwhere(~np.isfinite(array))[0])
-        raise ValueError(
-            f"{name} must be finite, but {name}{list(where)} is {array[where]}"
-        )
+        raise ValueError(f"{name} must be finite, but {name}{list(where)} is {array[where]}")
 
 
 def as_size(name: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:

@@ -4,6 +4,11 @@ Each random array has its own stream, ``default_rng([seed, stream])``, so
 changing d_k redraws W_Q and W_K but leaves the embedding (and so X) alone,
 and changing d_v touches only W_V. Entries are drawn from numpy's Generator
 (PCG64), whose normal stream is the same on every platform.
+
+Multi-head weights (`toy_multi_head`) give each head its own stream too,
+``default_rng([seed, stream, h])``, except head 0, which reuses the
+single-head stream: one head is exactly `toy_example`, and adding heads
+leaves the earlier heads as they were.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ SENTENCE: tuple[str, ...] = tuple(
 #: Sorted distinct words of SENTENCE: row v of the embedding table is word VOCABULARY[v].
 VOCABULARY: tuple[str, ...] = tuple(sorted(set(SENTENCE)))
 
-_STREAM = {"embedding": 0, "W_Q": 1, "W_K": 2, "W_V": 3}
+_STREAM = {"embedding": 0, "W_Q": 1, "W_K": 2, "W_V": 3, "W_O": 4}
 MAX_SEED = 2**32 - 1
 
 
@@ -48,6 +53,29 @@ class Example(NamedTuple):
     W_Q: np.ndarray
     W_K: np.ndarray
     W_V: np.ndarray
+
+
+class MultiHeadExample(NamedTuple):
+    """A toy input and the weights of multi-head attention.
+
+    Attributes
+    ----------
+    tokens : tuple of str, length n
+    X : ndarray, shape (n, d)
+    W_Q, W_K : ndarray, shape (d, heads * d_k)
+        Head h's block is columns ``h*d_k ... (h+1)*d_k - 1``.
+    W_V : ndarray, shape (d, heads * d_v)
+    W_O : ndarray, shape (heads * d_v, d_out)
+    heads : int
+    """
+
+    tokens: tuple[str, ...]
+    X: np.ndarray
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    W_V: np.ndarray
+    W_O: np.ndarray
+    heads: int
 
 
 def tokens(n: int) -> tuple[str, ...]:
@@ -139,6 +167,69 @@ def toy_example(
     W_K = scale * np.random.default_rng([seed, _STREAM["W_K"]]).standard_normal((d, d_k))
     W_V = scale * np.random.default_rng([seed, _STREAM["W_V"]]).standard_normal((d, d_v))
     return Example(words, X, W_Q, W_K, W_V)
+
+
+def toy_multi_head(
+    n: int = 6,
+    d: int = 8,
+    d_k: int = 4,
+    d_v: int | None = None,
+    heads: int = 2,
+    d_out: int | None = None,
+    seed: int = 0,
+) -> MultiHeadExample:
+    """The toy sentence with seeded weights for `heads` heads and W_O.
+
+    X is `toy_example`'s X. Head h's blocks of W_Q, W_K and W_V come from
+    streams of their own (head 0's are `toy_example`'s W_Q, W_K, W_V), so
+    raising `heads` adds heads without redrawing the others. W_O has
+    entries of variance 1/(heads * d_v), so that the output's coordinates
+    have about the size of one head's.
+
+    Parameters
+    ----------
+    n, d, d_k, d_v, seed
+        As in `toy_example`; d_k and d_v are the width of one head.
+    heads : int, default 2
+        Number of heads, 1 or more.
+    d_out : int, optional
+        Columns of W_O; defaults to `d`, as in a Transformer layer.
+
+    Returns
+    -------
+    MultiHeadExample
+        ``(tokens, X, W_Q, W_K, W_V, W_O, heads)``: pass ``ex.X, ex.W_Q,
+        ex.W_K, ex.W_V, ex.W_O, heads=ex.heads`` to `multi_head_attention`.
+
+    Examples
+    --------
+    >>> ex = toy_multi_head(n=6, d=8, d_k=4, heads=2)
+    >>> ex.X.shape, ex.W_Q.shape, ex.W_V.shape, ex.W_O.shape
+    ((6, 8), (8, 8), (8, 8), (8, 8))
+    >>> bool((ex.W_Q[:, :4] == toy_example(n=6, d=8, d_k=4).W_Q).all())   # head 0
+    True
+    """
+    n = as_size("n", n)
+    d = as_size("d", d)
+    d_k = as_size("d_k", d_k)
+    d_v = d_k if d_v is None else as_size("d_v", d_v)
+    heads = as_size("heads", heads)
+    d_out = d if d_out is None else as_size("d_out", d_out)
+    seed = _as_seed(seed)
+    words = tokens(n)
+    X = embed(words, embedding_table(d, seed))  # (n, d)
+
+    def blocks(name: str, width: int) -> np.ndarray:
+        # heads x (d, width) -> (d, heads * width), head h in columns h*width ...
+        keys = [[seed, _STREAM[name]] if h == 0 else [seed, _STREAM[name], h] for h in range(heads)]
+        draws = [np.random.default_rng(key).standard_normal((d, width)) for key in keys]
+        return (1 / math.sqrt(d)) * np.concatenate(draws, axis=1)  # as toy_example, bit for bit
+
+    W_O = np.random.default_rng([seed, _STREAM["W_O"]]).standard_normal((heads * d_v, d_out))
+    W_O /= math.sqrt(heads * d_v)  # (heads * d_v, d_out)
+    return MultiHeadExample(
+        words, X, blocks("W_Q", d_k), blocks("W_K", d_k), blocks("W_V", d_v), W_O, heads
+    )
 
 
 def _as_seed(seed) -> int:

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from .core import Attention
+from .core import Attention, MultiHead
 
 
 def project(X, W) -> np.ndarray:
@@ -51,16 +51,26 @@ def score_matrix(Q, K, *, scaled: bool = True) -> np.ndarray:
     return out
 
 
+def masked_scores(scores, mask) -> np.ndarray:
+    """``score[i][j]`` where ``mask[i][j]`` is True (may attend), else -inf."""
+    out = np.zeros((len(scores), len(scores[0])))
+    for i in range(len(scores)):
+        for j in range(len(scores[0])):
+            out[i, j] = float(scores[i][j]) if mask[i][j] else -math.inf
+    return out
+
+
 def softmax_rows(scores) -> np.ndarray:
     """``alpha[i][j] = exp(score_ij) / sum_j' exp(score_ij')``, row by row.
 
     The row's largest score is subtracted first (it cancels in the fraction)
-    so that exp never overflows.
+    so that exp never overflows. A -inf score (a blocked key) is left out of
+    the sum and gets weight exactly 0.
     """
     out = np.zeros((len(scores), len(scores[0])))
     for i, row in enumerate(scores):
-        top = max(row)
-        exps = [math.exp(s - top) for s in row]
+        top = max(s for s in row if s != -math.inf)
+        exps = [0.0 if s == -math.inf else math.exp(s - top) for s in row]
         total = math.fsum(exps)
         for j, e in enumerate(exps):
             out[i, j] = e / total
@@ -77,15 +87,28 @@ def weighted_sum(weights, V) -> np.ndarray:
     return out
 
 
-def attention(X_q, X_kv, W_Q, W_K, W_V, *, scaled: bool = True) -> Attention:
-    """Attention by the loops above: the same result as attnlib.attention, slowly."""
+def causal_mask(n: int) -> list[list[bool]]:
+    """``mask[i][j] = j <= i``: token i may attend to itself and the tokens before it."""
+    return [[j <= i for j in range(n)] for i in range(n)]
+
+
+def attention(X_q, X_kv, W_Q, W_K, W_V, *, mask=None, scaled: bool = True) -> Attention:
+    """Attention by the loops above: the same result as attnlib.attention, slowly.
+
+    X_q may be (n_q, d_q) and X_kv (n_kv, d_kv) with d_q != d_kv; `mask`
+    (True = may attend) blocks a key by setting its score to -inf.
+    """
     Q, K, V = project(X_q, W_Q), project(X_kv, W_K), project(X_kv, W_V)
     scores = score_matrix(Q, K, scaled=scaled)
+    if mask is not None:
+        scores = masked_scores(scores, mask)
     weights = softmax_rows(scores)
-    return Attention(Q, K, V, scores, weights, weighted_sum(weights, V), scaled=bool(scaled))
+    Z = weighted_sum(weights, V)
+    recorded = None if mask is None else np.array(mask, dtype=bool)
+    return Attention(Q, K, V, scores, weights, Z, scaled=bool(scaled), mask=recorded)
 
 
-def self_attention(X, W_Q, W_K, W_V, *, scaled: bool = True) -> Attention:
+def self_attention(X, W_Q, W_K, W_V, *, mask=None, scaled: bool = True) -> Attention:
     """Self-attention by the loops above.
 
     Examples
@@ -95,5 +118,44 @@ def self_attention(X, W_Q, W_K, W_V, *, scaled: bool = True) -> Attention:
     >>> self_attention(X, I, I, I, scaled=False).weights.round(3)
     array([[0.731, 0.269],
            [0.269, 0.731]])
+    >>> self_attention(X, I, I, I, mask=causal_mask(2), scaled=False).weights.round(3)
+    array([[1.   , 0.   ],
+           [0.269, 0.731]])
     """
-    return attention(X, X, W_Q, W_K, W_V, scaled=scaled)
+    return attention(X, X, W_Q, W_K, W_V, mask=mask, scaled=scaled)
+
+
+def columns(W, first: int, count: int) -> list[list[float]]:
+    """Columns ``first ... first + count - 1`` of every row of W."""
+    return [[float(W[a][c]) for c in range(first, first + count)] for a in range(len(W))]
+
+
+def multi_head_attention(
+    X, W_Q, W_K, W_V, W_O, *, heads: int, mask=None, scaled: bool = True
+) -> MultiHead:
+    """Multi-head self-attention by the loops above, one head after another.
+
+    Head h takes columns ``h*d_k ... (h+1)*d_k - 1`` of W_Q and W_K (and the
+    matching d_v columns of W_V) and runs self-attention with them, dividing
+    by sqrt of its own d_k; ``Z[i]`` is the heads' ``z_i`` one after
+    another, and ``output[i][c] = sum_m Z[i][m] * W_O[m][c]``.
+    """
+    d_k, d_v = len(W_Q[0]) // heads, len(W_V[0]) // heads
+    per_head = []
+    for h in range(heads):
+        per_head.append(
+            self_attention(
+                X,
+                columns(W_Q, h * d_k, d_k),
+                columns(W_K, h * d_k, d_k),
+                columns(W_V, h * d_v, d_v),
+                mask=mask,
+                scaled=scaled,
+            )
+        )
+    Z = np.zeros((len(X), heads * d_v))
+    for i in range(len(X)):
+        for h, att in enumerate(per_head):
+            for c in range(d_v):
+                Z[i, h * d_v + c] = att.Z[i, c]
+    return MultiHead(tuple(per_head), Z, project(Z, W_O))

@@ -63,8 +63,9 @@ def test_numbers_are_pinned_across_platforms_and_numpy_versions():
     # Printed once and stored: if numpy's Generator stream ever changed, every
     # notebook's numbers would change; this test says so first.
     ex = attnlib.toy_example(seed=0)
-    np.testing.assert_allclose(ex.X[0, :4], [0.45168545, -0.37456802, -0.22066121, -0.52953046],
-                               rtol=1e-7)
+    np.testing.assert_allclose(
+        ex.X[0, :4], [0.45168545, -0.37456802, -0.22066121, -0.52953046], rtol=1e-7
+    )
     np.testing.assert_allclose(ex.W_Q[0, :3], [0.03640457, -0.34666871, -0.28902223], rtol=1e-7)
 
 
@@ -129,3 +130,65 @@ def test_W_Q_and_W_K_come_from_independent_streams():
     wide = attnlib.toy_example(d=8, d_k=6, seed=7)
     np.testing.assert_array_equal(narrow.W_K.ravel(), wide.W_K.ravel()[: 8 * 2])
     np.testing.assert_array_equal(narrow.W_Q.ravel(), wide.W_Q.ravel()[: 8 * 2])
+
+
+# --- toy_multi_head ---
+
+
+def test_multi_head_example_shapes():
+    ex = attnlib.toy_multi_head(n=5, d=8, d_k=3, d_v=2, heads=4, d_out=6, seed=1)
+    assert ex.tokens == attnlib.toy_example(n=5).tokens and ex.heads == 4
+    assert ex.X.shape == (5, 8)
+    assert ex.W_Q.shape == ex.W_K.shape == (8, 4 * 3)
+    assert ex.W_V.shape == (8, 4 * 2)
+    assert ex.W_O.shape == (4 * 2, 6)
+    assert attnlib.toy_multi_head(d=7, d_k=2, heads=3).W_O.shape == (3 * 2, 7)  # d_out = d
+
+
+def test_multi_head_X_is_the_toy_example_X_and_head_0_its_weights():
+    ex = attnlib.toy_multi_head(n=6, d=8, d_k=4, d_v=3, heads=3, seed=7)
+    one = attnlib.toy_example(n=6, d=8, d_k=4, d_v=3, seed=7)
+    np.testing.assert_array_equal(ex.X, one.X)
+    np.testing.assert_array_equal(ex.W_Q[:, :4], one.W_Q)
+    np.testing.assert_array_equal(ex.W_K[:, :4], one.W_K)
+    np.testing.assert_array_equal(ex.W_V[:, :3], one.W_V)
+
+
+def test_adding_heads_keeps_the_earlier_heads():
+    two = attnlib.toy_multi_head(d_k=4, heads=2, seed=3)
+    five = attnlib.toy_multi_head(d_k=4, heads=5, seed=3)
+    np.testing.assert_array_equal(five.W_Q[:, :8], two.W_Q)
+    np.testing.assert_array_equal(five.W_K[:, :8], two.W_K)
+    np.testing.assert_array_equal(five.W_V[:, :8], two.W_V)
+
+
+def test_every_head_and_every_matrix_has_its_own_numbers():
+    ex = attnlib.toy_multi_head(d_k=4, heads=3, seed=0)
+    blocks = [W[:, h * 4 : (h + 1) * 4] for W in (ex.W_Q, ex.W_K, ex.W_V) for h in range(3)]
+    for a in range(len(blocks)):
+        for b in range(a + 1, len(blocks)):
+            assert not np.allclose(blocks[a], blocks[b])
+    c = attnlib.toy_multi_head(d_k=4, heads=3, seed=1)
+    assert not np.allclose(ex.W_O, c.W_O)
+    np.testing.assert_array_equal(ex.W_O, attnlib.toy_multi_head(d_k=4, heads=3, seed=0).W_O)
+
+
+def test_multi_head_weights_have_the_stated_variance():
+    ex = attnlib.toy_multi_head(n=8, d=256, d_k=32, heads=4, seed=2)
+    assert ex.W_Q.std() == pytest.approx(1 / math.sqrt(256), rel=0.05)
+    assert ex.W_O.std() == pytest.approx(1 / math.sqrt(4 * 32), rel=0.05)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "fragment"),
+    [
+        ({"heads": 0}, ValueError, "heads must be an integer >= 1, got 0"),
+        ({"heads": 2.0}, TypeError, "heads must be an integer, got 2.0"),
+        ({"d_out": 0}, ValueError, "d_out must be an integer >= 1, got 0"),
+        ({"d_k": -1}, ValueError, "d_k must be an integer >= 1, got -1"),
+        ({"seed": -1}, ValueError, "seed must be an integer from 0 to 4294967295, got -1"),
+    ],
+)
+def test_toy_multi_head_bad_arguments(kwargs, error, fragment):
+    with pytest.raises(error, match=__import__("re").escape(fragment)):
+        attnlib.toy_multi_head(**kwargs)
