@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import as_matrix, as_size
-from .core import Attention, _softmax, self_attention
+from .core import Attention, self_attention, softmax
 
 __all__ = [
     "Saturation",
@@ -221,7 +221,7 @@ def saturation(
         K = rng.standard_normal((trials, n, d_k))  # (trials, n, d_k)
         raw = Q @ K.transpose(0, 2, 1)  # (trials, n, d_k) @ (trials, d_k, n) -> (trials, n, n)
         for r, scores in enumerate((raw, raw / math.sqrt(d_k))):
-            weights = _softmax(scores, axis=-1)  # (trials, n, n), rows sum to 1
+            weights = softmax(scores, axis=-1)  # (trials, n, n), rows sum to 1
             logs = np.log(weights, out=np.zeros_like(weights), where=weights > 0)
             out[r, m] = weights.max(axis=-1).mean()  # (trials, n, n) -> (trials, n) -> ()
             out[2 + r, m] = -(weights * logs).sum(axis=-1).mean()  # (trials, n, n) -> ()
