@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 
 from . import reference
+from .backward import Gradients, self_attention_backward
 from .core import Attention, attention, self_attention, softmax
 from .data import Example, toy_example
 
@@ -17,6 +18,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Attention",
     "Example",
+    "Gradients",
     "attention",
     "charts",
     "checks",
@@ -24,6 +26,7 @@ __all__ = [
     "plotting",
     "reference",
     "self_attention",
+    "self_attention_backward",
     "softmax",
     "solutions",
     "stats",
