@@ -23,6 +23,7 @@ __all__ = [
     "charts",
     "checks",
     "explorer",
+    "lookup",
     "plotting",
     "reference",
     "self_attention",
@@ -36,6 +37,7 @@ __all__ = [
 
 # name -> module that defines it; loaded on first access (PEP 562)
 _LAZY_MODULES = {"charts", "checks", "plotting", "solutions", "stats", "widgets"}
+_LAZY_MODULES |= {"lookup"}  # numpy only, but most notebooks never need it
 _LAZY_NAMES = {
     "explorer": "widgets",
     "AttentionExplorer": "widgets",
