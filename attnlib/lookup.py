@@ -535,6 +535,41 @@ def train(
     return History(losses=losses, checkpoints=saved, scaled=bool(scaled))
 
 
+def steps_to_reach(losses, level: float = 0.5, *, window: int = 10) -> int | None:
+    """The first step at which the running mean of the last `window` losses is below `level`.
+
+    A way to compare the speed of two training runs with one number each.
+
+    Parameters
+    ----------
+    losses : array_like, shape (steps,)
+        ``History.losses``: losses[s - 1] is the loss of step s.
+    level : float, default 0.5
+    window : int, default 10
+
+    Returns
+    -------
+    int or None
+        A step from `window` to ``len(losses)``, or None if never reached.
+
+    Examples
+    --------
+    >>> steps_to_reach([2.0] * 10 + [0.1] * 10, level=0.5, window=4)   # steps 11-14 average 0.1
+    14
+    >>> steps_to_reach([2.0] * 10) is None
+    True
+    """
+    losses = np.asarray(losses, dtype=float)  # (steps,)
+    window = as_size("window", window)
+    if losses.ndim != 1 or len(losses) < window:
+        raise ValueError(
+            f"losses must be 1-D with at least window = {window} entries, got shape {losses.shape}"
+        )
+    running = np.convolve(losses, np.ones(window) / window, mode="valid")  # (steps - window + 1,)
+    below = np.nonzero(running < level)[0]
+    return int(below[0]) + window if len(below) else None
+
+
 # --- what the trained model does ---
 
 

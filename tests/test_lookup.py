@@ -242,3 +242,17 @@ def test_bad_training_arguments_are_named():
         lookup.train(lookup.init_params(), task, steps=5, checkpoints=[6])
     with pytest.raises(ValueError, match="qk_scale must be a positive number"):
         lookup.init_params(qk_scale=0)
+
+
+def test_steps_to_reach_against_a_loop():
+    losses = np.random.default_rng(12).uniform(0, 3, 60)
+    want = None
+    for step in range(10, 61):  # the mean of the 10 losses of steps step-9 .. step
+        if losses[step - 10 : step].mean() < 1.2:
+            want = step
+            break
+    assert want is not None
+    assert lookup.steps_to_reach(losses, 1.2) == want
+    assert lookup.steps_to_reach(np.full(20, 2.0), 0.5) is None
+    with pytest.raises(ValueError, match="at least window = 10 entries"):
+        lookup.steps_to_reach([1.0, 2.0])
