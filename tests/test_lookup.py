@@ -112,6 +112,8 @@ def _numeric_gradient(params, task, scaled):
 def test_loss_gradient_matches_finite_differences(scaled):
     # a partly trained model, so that no gradient is trivially small
     params = lookup.init_params(d=4, d_k=3, d_v=2, qk_scale=1.0, seed=2)
+    rng = np.random.default_rng(2)  # W_out and b_out start at 0: give them values
+    params = params._replace(W_out=rng.standard_normal((2, 10)), b_out=rng.standard_normal(10))
     task = lookup.make_task(3, n_pairs=3, seed=9)
     loss, got = lookup.loss_and_gradients(params, task, scaled=scaled)
     want = _numeric_gradient(params, task, scaled)
@@ -126,6 +128,7 @@ def test_loss_gradient_matches_finite_differences(scaled):
 
 def test_batch_gradient_is_the_mean_of_single_ones():
     params, task = lookup.init_params(d=6, seed=1), lookup.make_task(4, seed=2)
+    params = params._replace(W_out=np.random.default_rng(1).standard_normal((8, 10)))
     _, together = lookup.loss_and_gradients(params, task, [0, 1, 2, 3])
     singles = [lookup.loss_and_gradients(params, task, [b])[1] for b in range(4)]
     for name in lookup.Params._fields:
@@ -133,8 +136,15 @@ def test_batch_gradient_is_the_mean_of_single_ones():
         np.testing.assert_allclose(getattr(together, name), mean, rtol=1e-12, atol=1e-15)
 
 
+def test_untrained_model_believes_every_value_equally():
+    out = lookup.forward(lookup.init_params(seed=3), lookup.make_task(1, seed=3)[0])
+    np.testing.assert_allclose(out.probs, 0.1)
+    assert out.loss == pytest.approx(np.log(10))
+
+
 def test_forward_uses_the_chapters_layer():
     params, seq = lookup.init_params(seed=3), lookup.make_task(1, seed=3)[0]
+    params = params._replace(W_out=np.random.default_rng(3).standard_normal((8, 10)))
     out = lookup.forward(params, seq)
     X = np.vstack([params.E_key[seq.keys] + params.E_value[seq.values], params.E_query[seq.query]])
     want = attnlib.reference.self_attention(X, params.W_Q, params.W_K, params.W_V)
