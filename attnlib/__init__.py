@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 
 from . import reference
+from .backward import Gradients, self_attention_backward
 from .core import (
     Attention,
     MultiHead,
@@ -26,6 +27,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Attention",
     "Example",
+    "Gradients",
     "MultiHead",
     "MultiHeadExample",
     "attention",
@@ -34,11 +36,13 @@ __all__ = [
     "checks",
     "explain",
     "explorer",
+    "lookup",
     "multi_head_attention",
     "padding_mask",
     "plotting",
     "reference",
     "self_attention",
+    "self_attention_backward",
     "softmax",
     "solutions",
     "stats",
@@ -48,7 +52,7 @@ __all__ = [
 ]
 
 # name -> module that defines it; loaded on first access (PEP 562)
-_LAZY_MODULES = {"charts", "checks", "plotting", "solutions", "stats", "widgets"}
+_LAZY_MODULES = {"charts", "checks", "lookup", "plotting", "solutions", "stats", "widgets"}
 _LAZY_NAMES = {
     "explain": "explanation",
     "Explanation": "explanation",
