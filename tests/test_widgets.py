@@ -14,15 +14,10 @@ from matplotlib.figure import Figure
 
 import attnlib
 from attnlib import self_attention, toy_example
-from attnlib.plotting import CellValues
+from attnlib.cell_values import CellValues
 from attnlib.stats import scaling_comparison
-from attnlib.widgets import (
-    AttentionExplorer,
-    attention_readout,
-    embedding_readout,
-    qkv_readout,
-    scaling_readout,
-)
+from attnlib.readouts import attention_readout, embedding_readout, qkv_readout, scaling_readout
+from attnlib.widgets import AttentionExplorer
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -163,7 +158,7 @@ def test_an_exception_in_a_redraw_is_shown_not_swallowed(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom in the maths")
 
-    monkeypatch.setattr(attnlib.widgets, "self_attention", broken)
+    monkeypatch.setattr(attnlib.views, "self_attention", broken)
     e.d_k.value = 7
     assert isinstance(e.last_error, RuntimeError)
     assert e.errors in e.children
