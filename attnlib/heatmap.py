@@ -37,6 +37,7 @@ __all__ = [
     "KINDS",
     "MAX_VALUES_N",
     "Heatmap",
+    "check_cell",
     "check_kind",
     "heatmap",
     "label_style",
@@ -65,6 +66,26 @@ def check_kind(kind: str) -> str:
     if not isinstance(kind, str) or kind not in KINDS:
         raise ValueError(f"kind must be one of {sorted(KINDS)}, got {kind!r}")
     return kind
+
+
+def check_cell(cell, shape: tuple[int, int]) -> tuple[int, int]:
+    """`cell` as a pair of ints (i, j) inside `shape`, else an error naming the valid range.
+
+    Examples
+    --------
+    >>> check_cell((1, 2), (3, 3))
+    (1, 2)
+    """
+    try:
+        i, j = cell
+    except (TypeError, ValueError):
+        raise TypeError(f"cell must be a pair (i, j), got {cell!r}") from None
+    for name, value, size in (("i", i, shape[0]), ("j", j, shape[1])):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"cell {name} must be an integer, got {value!r}")
+        if not 0 <= value < size:
+            raise ValueError(f"cell {name} must be from 0 to {size - 1}, got {value}")
+    return int(i), int(j)
 
 
 def symmetric_limit(matrix) -> float:
@@ -294,15 +315,8 @@ class Heatmap:
         >>> h.select((1, 0)); h.selection
         (1, 0)
         """
-        rows, cols = self.shape
         if cell is not None:
-            i, j = cell
-            for name, value, size in (("i", i, rows), ("j", j, cols)):
-                if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                    raise TypeError(f"cell {name} must be an integer, got {value!r}")
-                if not 0 <= value < size:
-                    raise ValueError(f"cell {name} must be from 0 to {size - 1}, got {value}")
-            cell = (int(i), int(j))
+            cell = check_cell(cell, self.shape)
             for patch in self._outline:
                 patch.set_xy((cell[1] - 0.5, cell[0] - 0.5))
         self.selection = cell

@@ -52,7 +52,11 @@ class StaticFigure(Figure):
 
     Its text form names the panels, not the size in pixels, which depends on
     the fonts installed: nbval compares it on every run, on every machine.
+    ``heatmaps`` holds the :class:`~attnlib.heatmap.Heatmap` of each panel
+    (empty for charts that are not heatmaps).
     """
+
+    heatmaps: Sequence[Heatmap] = ()
 
     def __repr__(self) -> str:
         titles = "; ".join(ax.get_title() for ax in self.axes if ax.get_title())
@@ -82,7 +86,7 @@ def plot_panels(panels: Sequence[Panel], *, size: str = "normal") -> StaticFigur
     """
     fig = StaticFigure()
     FigureCanvasAgg(fig)
-    draw_panels(fig, panels, size=size)
+    fig.heatmaps = draw_panels(fig, panels, size=size)
     return fig
 
 

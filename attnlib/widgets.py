@@ -19,6 +19,7 @@ import ipywidgets as widgets
 from . import views
 from ._render import FastCanvas
 from ._validate import as_size
+from .heatmap import check_cell
 from .layout import check_size
 
 __all__ = [
@@ -176,6 +177,7 @@ class Explorer(widgets.VBox):
             (rows, cols), (i, j) = shapes[0], self.selection
             self.selection = (min(i, rows - 1), min(j, cols - 1))
         png = self._canvas.show(view.panels, self.selection)
+        self._view = view
         for name, value in view.data.items():
             setattr(self, name, value)
         self.image.value = png
@@ -188,12 +190,13 @@ class Explorer(widgets.VBox):
 
         The selection stays while the sliders move (clamped when n shrinks).
         """
-        previous, self.selection = self.selection, cell
-        try:
-            self.redraw()
-        except Exception:
-            self.selection = previous
-            raise
+        if cell is not None:
+            shapes = [p.shape for p in self._view.panels if p.selectable]
+            if not shapes:
+                raise ValueError(f"{type(self).__name__} has no panel in which to select a cell")
+            cell = check_cell(cell, shapes[0])
+        self.selection = cell
+        self.redraw()
 
     def _on_change(self, change) -> None:
         # An exception in a traitlets observer would end in the kernel's log,
