@@ -372,7 +372,9 @@ class Heatmap:
                 self._tick_params[axis.axis_name] = params
         _set_ticks(ax.yaxis, row_labels, rows)
         _set_ticks(ax.xaxis, col_labels, cols)
-        ax.set_title(title, fontsize=fontsize * 1.1, pad=0.6 * fontsize)
+        # y fixed at the top: nothing is drawn above the axes, so this is where
+        # matplotlib would put it, without measuring every tick label to check
+        ax.set_title(title, fontsize=fontsize * 1.1, pad=0.6 * fontsize, y=1.0)
         ax.set_xlabel(xlabel, fontsize=fontsize)
         ax.set_ylabel(ylabel, fontsize=fontsize)
 

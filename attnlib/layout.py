@@ -129,12 +129,18 @@ class Geometry:
     bar_slots: tuple[tuple[float, float, float, float], ...]
 
 
-def _text_inches(renderer, texts, size: float, dpi: float) -> float:
-    prop = FontProperties(size=size)
-    widest = max(
-        (renderer.get_text_width_height_descent(str(s), prop, False)[0] for s in texts), default=0.0
-    )
-    return widest / dpi
+@lru_cache(maxsize=8192)
+def _width_px(text: str, size: float, dpi: float) -> float:
+    renderer = RendererAgg(1, 1, dpi)  # cheap: a 1 × 1 canvas, text widths only
+    return renderer.get_text_width_height_descent(text, FontProperties(size=size), False)[0]
+
+
+def _text_inches(texts, size: float, dpi: float) -> float:
+    # The widest of `texts` at `size` points, in inches. Measuring a string costs
+    # about 1 ms: rank them once at 10 pt (cached across sizes) and measure only
+    # the three widest at the size wanted.
+    ranked = sorted(set(texts), key=lambda s: _width_px(s, 10.0, dpi), reverse=True)
+    return max((_width_px(s, size, dpi) for s in ranked[:3]), default=0.0) / dpi
 
 
 def geometry(panels: Sequence[Panel], size: str = "normal") -> Geometry:
@@ -163,7 +169,6 @@ _KEY_NAMES = ("shape", *(f.name for f in fields(Panel) if _is_layout(f)))
 def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
     panels = [dict(zip(_KEY_NAMES, key, strict=True)) for key in keys]
     box, font, dpi = (SIZES[size][k] for k in ("box", "font", "dpi"))
-    renderer = RendererAgg(1, 1, dpi)  # text widths only
 
     # Heights: square cells where possible, within [0.45, 1.3] of the box side,
     # and rows tall enough for a readable token label (0.011 in per point of font).
@@ -181,16 +186,16 @@ def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
             p["row_labels"], p["col_labels"], box / cols, height / rows, font
         )
         row_texts = p["row_labels"] or [str(rows - 1)]
-        rows_w = _text_inches(renderer, row_texts, row_size, dpi)
+        rows_w = _text_inches(row_texts, row_size, dpi)
         lefts.append(rows_w + 0.3 * font / 72 + (line if p["ylabel"] else 0) + 0.1)
         col_texts = p["col_labels"] or [str(cols - 1)]
         cols_h = (
-            _text_inches(renderer, col_texts, col_size, dpi) if rotation else col_size / 72 * 1.2
+            _text_inches(col_texts, col_size, dpi) if rotation else col_size / 72 * 1.2
         )
         bottoms.append(cols_h + 0.3 * font / 72 + (line if p["xlabel"] else 0) + 0.12)
     bar_w, bar_gap = 0.14 * font / 10, 0.12 * font / 10
     bar_labels = (
-        _text_inches(renderer, ["\u22120.25", "\u2212150"], 0.9 * font, dpi) + 0.45 * font / 72
+        _text_inches(["\u22120.25", "\u2212150"], 0.9 * font, dpi) + 0.45 * font / 72
     )
     right_pad = 0.15 * font / 10
     top = line * 1.1 + 0.6 * font / 72 + 0.08

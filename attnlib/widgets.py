@@ -165,13 +165,18 @@ class Explorer(widgets.VBox):
         """The matplotlib Figure (the same object after every redraw)."""
         return self._canvas.figure
 
+    @property
+    def canvas(self) -> FastCanvas:
+        """What draws the picture: its Heatmaps, and counters of the redraw paths taken."""
+        return self._canvas
+
     def values(self) -> dict[str, int]:
         """The controls' current values, by name."""
         return {name: control.value for name, control in self.controls.items()}
 
     def redraw(self) -> None:
         """Recompute from the controls and redraw (fast when only the numbers changed)."""
-        view = type(self).view(**self.values(), **self.fixed)
+        view = self.view(**self.values(), **self.fixed)
         shapes = [p.shape for p in view.panels if p.selectable]
         if self.selection is not None and shapes:  # clamp: n may have shrunk
             (rows, cols), (i, j) = shapes[0], self.selection

@@ -112,7 +112,7 @@ def test_qkv_explorer_keeps_one_colour_scale_for_Q_K_V():
 )
 def test_fast_redraw_equals_a_full_draw_pixel_for_pixel(factory):
     e = factory()
-    canvas = e._canvas
+    canvas = e.canvas
     full_before = canvas.full_redraws
     e.seed.value = 5
     e.seed.value = 6
@@ -374,7 +374,7 @@ def test_token_labels_stay_readable_on_wide_or_long_matrices(factory, smallest):
 
 def test_an_n_shown_before_comes_from_the_layout_cache_and_equals_a_full_draw():
     e = attnlib.explorer(n=9, d_k=2, seed=3)
-    canvas = e._canvas
+    canvas = e.canvas
     e.n.value = 4
     e.seed.value = 7
     full = canvas.full_redraws
@@ -393,11 +393,11 @@ def test_selection_is_outlined_in_both_heatmaps_kept_by_the_fast_path_and_clampe
     plain = pixels(e)
     e.select((5, 2))
     assert e.selection == (5, 2)
-    assert [h.selection for h in e._canvas.heatmaps] == [(5, 2), (5, 2)]
+    assert [h.selection for h in e.canvas.heatmaps] == [(5, 2), (5, 2)]
     selected = pixels(e)
     assert (selected != plain).any()
     e.seed.value = 4  # fast path: the outline stays, equal to a full draw
-    assert [h.selection for h in e._canvas.heatmaps] == [(5, 2), (5, 2)]
+    assert [h.selection for h in e.canvas.heatmaps] == [(5, 2), (5, 2)]
     fast = pixels(e)
     e.figure.canvas.draw()
     np.testing.assert_array_equal(fast, pixels(e))
