@@ -59,8 +59,11 @@ def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
     """
     ns = as_positive_vector("ns", ns)
     panels = [
-        ("memory against n", "memory (MiB)",
-         as_positive_vector("memory_bytes", memory_bytes, len(ns)) / 2**20),
+        (
+            "memory against n",
+            "memory (MiB)",
+            as_positive_vector("memory_bytes", memory_bytes, len(ns)) / 2**20,
+        ),
         ("time against n", "time (ms)", as_positive_vector("seconds", seconds, len(ns)) * 1e3),
     ]
     fig = StaticFigure(figsize=(9.0, 3.6), layout="constrained")
@@ -69,8 +72,9 @@ def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
         slope = loglog_slope(ns, y)
         intercept = np.log(y).mean() - slope * np.log(ns).mean()  # the fitted line's
         ax.loglog(ns, y, "o", label="measured")
-        ax.loglog(ns, np.exp(intercept + slope * np.log(ns)), "-",
-                  label=f"fitted slope {slope:.2f}")
+        ax.loglog(
+            ns, np.exp(intercept + slope * np.log(ns)), "-", label=f"fitted slope {slope:.2f}"
+        )
         ax.loglog(ns, y[-1] * (ns / ns[-1]) ** 2, ":", color="grey", label="n² (slope 2)")
         ax.set_xticks(ns, [f"{n:g}" for n in ns])
         ax.minorticks_off()

@@ -189,14 +189,10 @@ def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
         rows_w = _text_inches(row_texts, row_size, dpi)
         lefts.append(rows_w + 0.3 * font / 72 + (line if p["ylabel"] else 0) + 0.1)
         col_texts = p["col_labels"] or [str(cols - 1)]
-        cols_h = (
-            _text_inches(col_texts, col_size, dpi) if rotation else col_size / 72 * 1.2
-        )
+        cols_h = _text_inches(col_texts, col_size, dpi) if rotation else col_size / 72 * 1.2
         bottoms.append(cols_h + 0.3 * font / 72 + (line if p["xlabel"] else 0) + 0.12)
     bar_w, bar_gap = 0.14 * font / 10, 0.12 * font / 10
-    bar_labels = (
-        _text_inches(["\u22120.25", "\u2212150"], 0.9 * font, dpi) + 0.45 * font / 72
-    )
+    bar_labels = _text_inches(["\u22120.25", "\u2212150"], 0.9 * font, dpi) + 0.45 * font / 72
     right_pad = 0.15 * font / 10
     top = line * 1.1 + 0.6 * font / 72 + 0.08
     bottom = max(bottoms)
