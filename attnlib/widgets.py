@@ -94,6 +94,7 @@ class Explorer(widgets.VBox):
 
     CONTROLS: ClassVar[tuple[str, ...]] = ()
     FIXED: ClassVar[tuple[str, ...]] = ()
+    LIMITS: ClassVar[dict[str, tuple[int, int, str]]] = LIMITS  # extend for new slider names
     view: ClassVar[Callable[..., views.View]]
 
     def __init__(self, *, size: str = "normal", **values: int):
@@ -109,8 +110,8 @@ class Explorer(widgets.VBox):
             name: as_size(
                 name,
                 values[name],
-                minimum=LIMITS[name][0],
-                maximum=MAX_D if name == "d" else LIMITS[name][1],
+                minimum=self.LIMITS[name][0],
+                maximum=MAX_D if name == "d" else self.LIMITS[name][1],
             )
             for name in self.FIXED
         }
@@ -146,8 +147,9 @@ class Explorer(widgets.VBox):
         )
 
     def make_control(self, name: str, value: int) -> widgets.ValueWidget:
-        """The control for `name`: an IntSlider over ``LIMITS[name]``. Override for others."""
-        low, high, what = LIMITS[name]
+        """The control for `name`: an IntSlider over ``self.LIMITS[name]``. Override for others
+        (a Dropdown for a mask choice, say); any ipywidgets ValueWidget will do."""
+        low, high, what = self.LIMITS[name]
         large = self.size == "large"
         return widgets.IntSlider(
             value=as_size(name, value, minimum=low, maximum=high),
@@ -186,9 +188,13 @@ class Explorer(widgets.VBox):
         for name, value in view.data.items():
             setattr(self, name, value)
         self.image.value = png
-        self.readout.value = (
-            f'<div style="font-size: {self._font}; line-height: 1.5">{view.readout}</div>'
-        )
+        text = view.readout + self.describe_selection()
+        self.readout.value = f'<div style="font-size: {self._font}; line-height: 1.5">{text}</div>'
+
+    def describe_selection(self) -> str:
+        """HTML shown under the readout for the selected cell; none here. Runs after the view's
+        data are set (``self.attention``, ...), so a subclass can explain ``self.selection``."""
+        return ""
 
     def select(self, cell: tuple[int, int] | None) -> None:
         """Outline cell (i, j) in every selectable panel (None: no outline), and redraw.

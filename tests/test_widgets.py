@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import random
 import warnings
+from typing import ClassVar
 
 import ipywidgets
 import matplotlib.pyplot as plt
@@ -423,3 +424,53 @@ def test_fast_redraw_stays_under_budget_at_n_32():
         e.seed.value = seed
         times.append(time.perf_counter() - start)
     assert sorted(times)[len(times) // 2] < 0.25
+
+
+# --- a new explorer is controls + a view function ---
+
+
+def scaled_weights_view(*, n: int, temperature: int, seed: int) -> attnlib.views.View:
+    """A made-up explorer's maths: the weights of scores divided by a temperature."""
+    ex = toy_example(n, seed=seed)
+    att = self_attention(*ex[1:])
+    weights = attnlib.softmax(att.scores / temperature)
+    panel = attnlib.layout.Panel(
+        matrix=weights,
+        title=f"T = {temperature}",
+        kind="weights",
+        row_labels=ex.tokens,
+        col_labels=ex.tokens,
+        selectable=True,
+    )
+    return attnlib.views.View([panel], f"T = {temperature}", {"weights": weights})
+
+
+class TemperatureExplorer(attnlib.widgets.Explorer):
+    CONTROLS = ("n", "temperature")
+    FIXED = ("seed",)
+    LIMITS: ClassVar = {**attnlib.widgets.LIMITS, "temperature": (1, 10, "softmax temperature")}
+    view = staticmethod(scaled_weights_view)
+
+    def describe_selection(self) -> str:
+        if self.selection is None:
+            return ""
+        i, j = self.selection
+        return f"<br>α_{i}{j} = {self.weights[i, j]:.3f}"
+
+
+def test_a_new_explorer_needs_only_controls_and_a_view_function():
+    e = TemperatureExplorer(n=5, temperature=2, seed=1)
+    figure = e.figure
+    assert isinstance(e.temperature, ipywidgets.IntSlider) and e.temperature.max == 10
+    e.temperature.value = 7
+    want = scaled_weights_view(n=5, temperature=7, seed=1)
+    assert e.figure is figure
+    (drawn_weights,) = drawn(e)
+    np.testing.assert_array_equal(drawn_weights, want.panels[0].matrix)
+    np.testing.assert_array_equal(e.weights, want.data["weights"])
+    assert e.readout.value.count("T = 7") == 1
+    e.select((3, 1))
+    assert f"α_31 = {want.data['weights'][3, 1]:.3f}" in e.readout.value
+    assert repr(e) == "TemperatureExplorer(n=5, temperature=7)"
+    with pytest.raises(ValueError, match="temperature must be an integer from 1 to 10, got 11"):
+        TemperatureExplorer(n=5, temperature=11, seed=1)
