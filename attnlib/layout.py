@@ -267,6 +267,7 @@ class PanelFigure:
                 h = self.heatmaps[k]
                 h.ax.set_position(g.boxes[k])
                 h.colorbar.ax.set_position(g.bars[k])
+                h.shared = []  # the group is made again below, from this draw's panels
                 h.redress(p.matrix, **dress)
             else:
                 ax = fig.add_axes(g.boxes[k])

@@ -124,3 +124,12 @@ def test_shared_limit_covers_every_sharing_panel():
         ]
     )  # re-dressed: the group follows the new numbers
     assert a.image.get_clim() == b.image.get_clim() == (-8.0, 8.0)
+
+
+def test_a_panel_that_stops_sharing_gets_its_own_limit_again():
+    pf = PanelFigure(Figure())
+    pf.draw([Panel(matrix=[[0.4]], share_limit=True), Panel(matrix=[[2.2]], share_limit=True)])
+    a, b = pf.draw([Panel(matrix=[[0.4]]), Panel(matrix=[[2.2]])])  # same kinds: re-dressed
+    assert a.shared == [] and a.image.get_clim() == (-0.4, 0.4)
+    b.update([[5.0]])
+    assert a.image.get_clim() == (-0.4, 0.4) and b.image.get_clim() == (-5.0, 5.0)
