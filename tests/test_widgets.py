@@ -474,3 +474,13 @@ def test_a_new_explorer_needs_only_controls_and_a_view_function():
     assert repr(e) == "TemperatureExplorer(n=5, temperature=7)"
     with pytest.raises(ValueError, match="temperature must be an integer from 1 to 10, got 11"):
         TemperatureExplorer(n=5, temperature=11, seed=1)
+
+
+def test_a_view_replaced_on_one_explorer_fails_only_there():
+    # what tests/browser does to show a failing redraw in the page
+    failing, fine = attnlib.explorer(n=4), attnlib.explorer(n=4)
+    failing.view = lambda **values: 1 / 0
+    failing.n.value = 5
+    fine.n.value = 5
+    assert isinstance(failing.last_error, ZeroDivisionError) and fine.last_error is None
+    assert failing.n.value == 5 and drawn(failing)[0].shape == (4, 4)  # the old picture stays
