@@ -53,6 +53,7 @@ __all__ = [
 
 # name -> module that defines it; loaded on first access (PEP 562)
 _LAZY_MODULES = {"charts", "checks", "lookup", "plotting", "solutions", "stats", "widgets"}
+_LAZY_MODULES |= {"heatmap", "layout", "readouts", "views"}  # the picture half's parts
 _LAZY_NAMES = {
     "explain": "explanation",
     "Explanation": "explanation",

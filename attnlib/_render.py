@@ -1,136 +1,194 @@
-"""A persistent Agg figure of heatmap panels that redraws only what changed, and encodes PNG.
+"""Redraw a figure of panels in place, fast, and encode it as PNG: the one module that knows how.
 
-Full redraw (new layout: shapes, labels or titles changed): clear the one
-figure, lay the panels out again, draw everything except the parts that
-change with the numbers (images, cell values, colorbars whose limits follow
-the data), and keep that as the background. Then draw the changing parts on
-top.
+Three paths, by what changed since the last picture:
 
-Fast redraw (same layout, new numbers): restore the background and draw the
-changing parts again, in the order a full ``canvas.draw()`` draws them
-(image, diagonal outline, frame, cell values; then the colorbar), so the
-pixels equal a full draw exactly. The PNG is encoded from the canvas buffer
-with Pillow at compression level 1, not with ``savefig`` (which redraws all).
+- Only the numbers (or the selected cell): restore the background and draw
+  again only the artists that move with the numbers (each
+  :meth:`~attnlib.heatmap.Heatmap.moving_artists`, then the colorbars whose
+  ticks follow the data), in the order a full ``canvas.draw()`` draws them,
+  so that the pixels equal a full draw exactly.
+- A layout seen before (an n shown before): re-dress the same Axes, restore
+  that layout's background from the cache, draw the moving artists.
+- A new layout: draw the figure once without the moving artists, keep those
+  pixels (zlib-compressed, about 0.1 MB each) as that layout's background,
+  then draw the moving artists on top.
+
+The PNG is encoded from the canvas buffer directly, not with ``savefig``
+(which would draw everything again).
 """
 
 from __future__ import annotations
 
-import io
+import struct
+import zlib
 from collections.abc import Sequence
 
+import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
-from PIL import Image
 
-from .plotting import CellValues, Panel, check_size, draw_panels, update_heatmap
+from .heatmap import Heatmap
+from .layout import Panel, PanelFigure, check_size
+
+MAX_LAYOUTS = 64  # backgrounds kept: every n of an explorer, at about 0.1 MB each
+MAX_BARS = 64  # colorbar pictures kept, a few tens of kB each
+
+
+def encode_png(rgba: np.ndarray) -> bytes:
+    """PNG bytes of an (h, w, 4) uint8 RGBA picture; lossless, built for speed.
+
+    Each row is stored as its difference from the row above (PNG filter
+    "Up"): a heatmap's columns repeat down the picture, so the differences
+    are mostly 0 and zlib's fastest level packs them well. The canvas's own
+    RGBA bytes are used as they are (dropping alpha would cost a strided
+    copy); about twice as fast as Pillow's PNG writer at its fastest level.
+    """
+    height, width, _ = rgba.shape
+    flat = rgba.reshape(height, width * 4)  # (h, w, 4) -> (h, 4w), no copy
+    rows = np.empty((height, 1 + width * 4), dtype=np.uint8)  # filter byte + row
+    rows[:, 0] = 2  # "Up"
+    rows[0, 1:] = flat[0]
+    np.subtract(flat[1:], flat[:-1], out=rows[1:, 1:])  # wraps modulo 256, as PNG wants
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = struct.pack(">I", zlib.crc32(kind + data))
+        return struct.pack(">I", len(data)) + kind + data + crc
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8-bit RGBA
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows, 1))
+        + chunk(b"IEND", b"")
+    )
 
 
 class FastCanvas:
-    """One Figure for its whole life; :meth:`show` draws panels and returns the PNG."""
+    """One Figure for its whole life; :meth:`show` draws panels and returns the PNG.
+
+    Attributes
+    ----------
+    figure : matplotlib.figure.Figure
+    heatmaps : list of Heatmap
+        One per panel shown.
+    full_redraws, layout_redraws, fast_redraws : int
+        How many pictures took each path (see the module's docstring).
+    """
 
     def __init__(self, size: str = "normal"):
         self.size = check_size(size)
         self.figure = Figure()
         self.canvas = FigureCanvasAgg(self.figure)
-        self.images = []
+        self._panels = PanelFigure(self.figure, self.size)
         self.full_redraws = 0
+        self.layout_redraws = 0
         self.fast_redraws = 0
-        self._key = None
-        self._background = None
-        self._bars = {}  # (panel index, colour limits) -> pixels of that colorbar, drawn
+        self._key = None  # the layout on the canvas now
+        self._background = None  # its background, ready to paste
+        self._backgrounds: dict[tuple, tuple[tuple[int, int], bytes]] = {}
+        self._bars: dict[tuple, object] = {}  # (layout, panel, colour limits) -> pixels
 
-    def show(self, panels: Sequence[Panel]) -> bytes:
-        """Draw `panels` (fast if only their numbers changed) and return the PNG bytes."""
+    @property
+    def heatmaps(self) -> list[Heatmap]:
+        return self._panels.heatmaps
+
+    def show(self, panels: Sequence[Panel], selection: tuple[int, int] | None = None) -> bytes:
+        """Draw `panels` by the cheapest path and return the PNG bytes.
+
+        `selection` (i, j) is outlined in the panels marked ``selectable``.
+        """
         key = tuple(p.layout_key() for p in panels)
-        if key == self._key and self._background is not None:
-            self._fast(panels)
+        if key == self._key:
+            for h, p in zip(self.heatmaps, panels, strict=True):
+                h.update(p.matrix, mask=p.mask)
+            self._select(panels, selection)
+            self._paste_background(key)
+            self.fast_redraws += 1
+        elif key in self._backgrounds:
+            self._panels.draw(panels)
+            self._select(panels, selection)
+            self._paste_background(key)
+            self.layout_redraws += 1
         else:
-            self._full(panels, key)
+            self._panels.draw(panels)
+            self._select(panels, selection)
+            self._draw_background(key)
+            self.full_redraws += 1
+        self._key = key
+        self._draw_moving(key)
         return self.png()
 
-    def _dynamic(self, image):
-        ax = image.axes
-        values = [a for a in ax.artists if isinstance(a, CellValues)]
-        bar = getattr(image, "attnlib_colorbar", None)
-        moving_bar = bar.ax if bar is not None and image.attnlib_kind != "weights" else None
-        return ax, values, moving_bar
+    def _select(self, panels, selection) -> None:
+        for h, p in zip(self.heatmaps, panels, strict=True):
+            h.select(selection if p.selectable else None)
 
-    def _full(self, panels, key) -> None:
-        self._key = None
-        self._background = None
-        self._bars.clear()
-        self.images = draw_panels(self.figure, panels, size=self.size)
-        hidden = []
-        for image in self.images:
-            ax, values, bar_ax = self._dynamic(image)
-            # Everything drawn again on each redraw is left out of the background:
-            # an antialiased edge drawn twice would come out darker.
-            hidden += [image, *ax.patches, *ax.spines.values(), *values]
-            hidden += [bar_ax] if bar_ax is not None else []
-        for artist in hidden:
+    def _moving(self) -> list:
+        moving = []
+        for h in self.heatmaps:
+            moving += h.moving_artists()
+            moving += [h.colorbar.ax] if h.colorbar_moves else []
+        return moving
+
+    def _draw_background(self, key) -> None:
+        # Everything drawn again on each redraw is left out of the background:
+        # an antialiased edge drawn twice would come out darker.
+        moving = self._moving()
+        visible = [artist.get_visible() for artist in moving]
+        for artist in moving:
             artist.set_visible(False)
         try:
             self.canvas.draw()
-            self._background = self.canvas.copy_from_bbox(self.figure.bbox)
         finally:
-            for artist in hidden:
-                artist.set_visible(True)
-        self._draw_dynamic()
-        self._key = key
-        self.full_redraws += 1
+            for artist, shown in zip(moving, visible, strict=True):
+                artist.set_visible(shown)
+        self._background = self.canvas.copy_from_bbox(self.figure.bbox)
+        pixels = np.asarray(self.canvas.buffer_rgba())  # (h, w, 4) uint8
+        if len(self._backgrounds) >= MAX_LAYOUTS:
+            self._backgrounds.pop(next(iter(self._backgrounds)))  # the oldest
+        self._backgrounds[key] = (pixels.shape, zlib.compress(pixels.tobytes(), 1))
 
-    def _fast(self, panels) -> None:
-        for image, panel in zip(self.images, panels, strict=True):
-            update_heatmap(image, panel.matrix)
-        self.canvas.restore_region(self._background)
-        self._draw_dynamic()
-        self.fast_redraws += 1
+    def _paste_background(self, key) -> None:
+        if key == self._key:  # the same layout as the last picture
+            self.canvas.restore_region(self._background)
+            return
+        shape, packed = self._backgrounds[key]
+        renderer = self.canvas.get_renderer()  # sized for the figure now
+        pixels = np.asarray(renderer.buffer_rgba())
+        if pixels.shape != shape:  # pragma: no cover - the layout fixes the size
+            raise RuntimeError(f"canvas is {pixels.shape}, its background {shape}")
+        pixels[...] = np.frombuffer(zlib.decompress(packed), dtype=np.uint8).reshape(shape)
+        self._background = self.canvas.copy_from_bbox(self.figure.bbox)
 
-    def _draw_dynamic(self) -> None:
+    def _draw_moving(self, key) -> None:
         renderer = self.canvas.get_renderer()
-        for index, image in enumerate(self.images):
-            ax, values, bar_ax = self._dynamic(image)
-            # The order of Axes.draw (by zorder): image 0, diagonal patches 1,
-            # spines 2.5, cell values 3. Axis ticks have length 0 and their
-            # labels lie outside the image, so the background holds them.
-            image.draw(renderer)
-            for patch in ax.patches:
-                patch.draw(renderer)
-            for spine in ax.spines.values():
-                spine.draw(renderer)
-            for artist in values:
+        for index, h in enumerate(self.heatmaps):
+            # Axes.draw's order (by zorder): image, hatching, diagonal, spines,
+            # selection, cell values. Ticks have length 0 and their labels lie
+            # outside the image, so the background holds them.
+            for artist in h.moving_artists():
                 artist.draw(renderer)
-            if bar_ax is not None:
-                self._draw_bar(index, image, bar_ax, renderer)
-        for image in self.images:
-            image.axes.stale = False
+            if h.colorbar_moves:
+                self._draw_bar(key, index, h, renderer)
+            h.ax.stale = False
         self.figure.stale = False
 
-    def _draw_bar(self, index, image, bar_ax, renderer) -> None:
-        # The limits move in nice steps (plotting.symmetric_limit), so the same
+    def _draw_bar(self, key, index: int, h: Heatmap, renderer) -> None:
+        # The limits move in nice steps (heatmap.symmetric_limit), so the same
         # colorbar comes back often: paste its pixels instead of drawing it
-        # (about 15 ms of tick labels). Nothing else is drawn in its box.
-        key = (index, image.get_clim())
-        pixels = self._bars.get(key)
+        # (about 15 ms of tick labels). Its slot holds nothing else.
+        bar_key = (key, index, h.image.get_clim())
+        pixels = self._bars.get(bar_key)
         if pixels is not None:
             self.canvas.restore_region(pixels)
             return
-        bar_ax.draw(renderer)
-        box = Bbox.intersection(bar_ax.get_tightbbox(renderer).padded(2), self.figure.bbox)
-        if box is not None and len(self._bars) < 32:  # a few MB at most
-            self._bars[key] = self.canvas.copy_from_bbox(box)
-
-    def rgba(self):
-        """The canvas pixels, a (height, width, 4) uint8 memoryview."""
-        return self.canvas.buffer_rgba()
+        h.colorbar.ax.draw(renderer)
+        slot = Bbox.from_bounds(*self._panels.geometry.bar_slots[index])
+        box = slot.transformed(self.figure.transFigure)
+        if len(self._bars) >= MAX_BARS:
+            self._bars.pop(next(iter(self._bars)))  # the oldest
+        self._bars[bar_key] = self.canvas.copy_from_bbox(box)
 
     def png(self) -> bytes:
-        """Encode the current canvas (not redrawing it) as PNG, fast."""
-        width, height = self.canvas.get_width_height(physical=True)
-        picture = Image.frombuffer(
-            "RGBA", (width, height), self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1
-        ).convert("RGB")
-        buffer = io.BytesIO()
-        picture.save(buffer, format="PNG", compress_level=1)
-        return buffer.getvalue()
+        """Encode the current canvas (not redrawing it) as PNG."""
+        return encode_png(np.asarray(self.canvas.buffer_rgba()))

@@ -89,3 +89,17 @@ def as_size(name: str, value, *, minimum: int = 1, maximum: int | None = None) -
         span = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
         raise ValueError(f"{name} must be an integer {span}, got {value}")
     return value
+
+
+def as_positive_vector(name: str, values, length: int | None = None) -> np.ndarray:
+    """Return `values` as a 1-D float array of >= 2 positive finite numbers (log axes)."""
+    array = np.asarray(values, dtype=float)
+    if array.ndim != 1 or array.size < 2:
+        raise ValueError(f"{name} must be a 1-D sequence of at least 2 numbers, "
+                         f"got shape {array.shape}")
+    if length is not None and array.size != length:
+        raise ValueError(f"{name} has {array.size} entries but ns has {length}: "
+                         "one measurement per n")
+    if not (np.isfinite(array).all() and (array > 0).all()):
+        raise ValueError(f"{name} must hold positive finite numbers (log axes), got {array}")
+    return array

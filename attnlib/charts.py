@@ -15,9 +15,11 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+from ._validate import as_positive_vector
 from .core import Attention
-from .plotting import StaticFigure, _tokens, heatmap
-from .stats import _positive_vector, loglog_slope
+from .heatmap import heatmap
+from .plotting import StaticFigure, check_tokens
+from .stats import loglog_slope
 
 __all__ = ["plot_cost", "plot_mix", "plot_saturation", "plot_score_variance"]
 
@@ -55,11 +57,14 @@ def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
     >>> [ax.get_legend().get_texts()[1].get_text() for ax in fig.axes]
     ['fitted slope 2.00', 'fitted slope 3.00']
     """
-    ns = _positive_vector("ns", ns)
+    ns = as_positive_vector("ns", ns)
     panels = [
-        ("memory against n", "memory (MiB)",
-         _positive_vector("memory_bytes", memory_bytes, len(ns)) / 2**20),
-        ("time against n", "time (ms)", _positive_vector("seconds", seconds, len(ns)) * 1e3),
+        (
+            "memory against n",
+            "memory (MiB)",
+            as_positive_vector("memory_bytes", memory_bytes, len(ns)) / 2**20,
+        ),
+        ("time against n", "time (ms)", as_positive_vector("seconds", seconds, len(ns)) * 1e3),
     ]
     fig = StaticFigure(figsize=(9.0, 3.6), layout="constrained")
     FigureCanvasAgg(fig)
@@ -67,8 +72,9 @@ def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
         slope = loglog_slope(ns, y)
         intercept = np.log(y).mean() - slope * np.log(ns).mean()  # the fitted line's
         ax.loglog(ns, y, "o", label="measured")
-        ax.loglog(ns, np.exp(intercept + slope * np.log(ns)), "-",
-                  label=f"fitted slope {slope:.2f}")
+        ax.loglog(
+            ns, np.exp(intercept + slope * np.log(ns)), "-", label=f"fitted slope {slope:.2f}"
+        )
         ax.loglog(ns, y[-1] * (ns / ns[-1]) ** 2, ":", color="grey", label="n² (slope 2)")
         ax.set_xticks(ns, [f"{n:g}" for n in ns])
         ax.minorticks_off()
@@ -113,7 +119,7 @@ def plot_mix(att: Attention, tokens: Sequence[str], i: int) -> StaticFigure:
     ("weights of the query 'cat' (row 1 of α, sum 1)", (7, 4))
     """
     n, d_v = att.V.shape
-    tokens = _tokens(tokens, n)
+    tokens = check_tokens(tokens, n)
     if att.weights.shape != (n, n):
         raise ValueError(
             f"plot_mix needs self-attention: weights are {att.weights.shape}, V has n = {n} rows"

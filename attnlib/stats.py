@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_matrix, as_size
+from ._validate import as_matrix, as_positive_vector, as_size
 from .core import Attention, self_attention, softmax
 
 __all__ = [
@@ -294,19 +294,6 @@ def scaling_comparison(X, W_Q, W_K, W_V) -> ScalingComparison:
 # --- fitted power laws (the n² cost of 2.1) ---
 
 
-def _positive_vector(name: str, values, length: int | None = None) -> np.ndarray:
-    array = np.asarray(values, dtype=float)
-    if array.ndim != 1 or array.size < 2:
-        raise ValueError(f"{name} must be a 1-D sequence of at least 2 numbers, "
-                         f"got shape {array.shape}")
-    if length is not None and array.size != length:
-        raise ValueError(f"{name} has {array.size} entries but ns has {length}: "
-                         "one measurement per n")
-    if not (np.isfinite(array).all() and (array > 0).all()):
-        raise ValueError(f"{name} must hold positive finite numbers (log axes), got {array}")
-    return array
-
-
 def loglog_slope(ns, values) -> float:
     """The slope p of the line fitted to log(values) against log(ns): values ≈ c · ns**p.
 
@@ -326,6 +313,6 @@ def loglog_slope(ns, values) -> float:
     >>> round(loglog_slope([10, 20, 40], [3 * 10**2, 3 * 20**2, 3 * 40**2]), 6)
     2.0
     """
-    ns = _positive_vector("ns", ns)
-    values = _positive_vector("values", values, len(ns))
+    ns = as_positive_vector("ns", ns)
+    values = as_positive_vector("values", values, len(ns))
     return float(np.polyfit(np.log(ns), np.log(values), 1)[0])

@@ -1,45 +1,41 @@
-"""Explorers: sliders above heatmaps that redraw in place, fast (the only module using ipywidgets).
+"""Explorers: controls, a picture and a readout, wired together (the only ipywidgets module).
 
-Each explorer reads its sliders, calls attnlib's pure functions (the same
-ones a notebook or a test calls), and shows the result as a PNG in an
-``ipywidgets.Image``, drawn on one persistent matplotlib figure by
-:class:`attnlib._render.FastCanvas`. Every number it shows is reachable
-without widgets: ``toy_example`` + ``self_attention`` for the data,
-``attnlib.plotting.*_panels`` for the pictures, and the ``*_readout``
-functions here for the text under them.
+An explorer is its controls plus a pure function from their values to a
+:class:`~attnlib.views.View` (panels, readout, data), see :mod:`attnlib.views`.
+Moving a control calls that function and redraws the picture in place on one
+persistent figure (:class:`attnlib._render.FastCanvas`), shown as a PNG in
+an ``ipywidgets.Image``. Everything an explorer shows is reachable without
+widgets, by calling the same view function.
 """
 
 from __future__ import annotations
 
 import traceback
+from collections.abc import Callable
+from typing import ClassVar
 
 import ipywidgets as widgets
-import numpy as np
 
+from . import views
 from ._render import FastCanvas
 from ._validate import as_size
-from .core import Attention, self_attention
-from .data import Example, toy_example
-from .plotting import attention_panels, check_size, embedding_panels, qkv_panels, scaling_panels
-from .stats import ScalingComparison, max_weight, row_entropy, scaling_comparison
+from .heatmap import check_cell
+from .layout import check_size
 
 __all__ = [
+    "LIMITS",
     "AttentionExplorer",
     "EmbeddingExplorer",
     "Explorer",
     "QKVExplorer",
     "ScalingExplorer",
-    "attention_readout",
     "embedding_explorer",
-    "embedding_readout",
     "explorer",
     "qkv_explorer",
-    "qkv_readout",
     "scaling_explorer",
-    "scaling_readout",
 ]
 
-#: slider name -> (minimum, maximum, what it is)
+#: name -> (minimum, maximum, what it is), for sliders and fixed arguments alike
 LIMITS = {
     "n": (2, 32, "sequence length"),
     "d": (1, 64, "embedding size"),
@@ -58,115 +54,32 @@ _LARGE_CSS = """<style>
 </style>"""
 
 
-def _shape(M: np.ndarray) -> str:
-    return "(" + ", ".join(str(s) for s in M.shape) + ")"
-
-
-def _numbers(values: np.ndarray) -> str:
-    return " ".join(f"{v:.2f}" for v in values)
-
-
-def attention_readout(att: Attention) -> str:
-    """The text under :func:`explorer`'s picture, as HTML: shapes, max weight per row, entropy.
-
-    Examples
-    --------
-    >>> from attnlib import self_attention, toy_example
-    >>> text = attention_readout(self_attention(*toy_example(n=3, d_k=2)[1:]))
-    >>> "Q (3, 2)" in text and "largest weight in each row" in text
-    True
-    """
-    n = att.weights.shape[1]
-    entropy = row_entropy(att.weights)
-    return (
-        f"Q {_shape(att.Q)} · K {_shape(att.K)} · V {_shape(att.V)} · "
-        f"scores and weights {_shape(att.weights)}<br>"
-        f"largest weight in each row: <code>{_numbers(max_weight(att.weights))}</code><br>"
-        f"mean row entropy: {entropy.mean():.2f} nats "
-        f"(0 = all weight on one key, {np.log(n):.2f} = spread evenly over {n})"
-    )
-
-
-def embedding_readout(example: Example) -> str:
-    """The text under :func:`embedding_explorer`'s picture, as HTML.
-
-    Examples
-    --------
-    >>> from attnlib import toy_example
-    >>> "X (6, 8)" in embedding_readout(toy_example(n=6, d=8))
-    True
-    """
-    n, d = example.X.shape
-    words = example.tokens
-    repeats = sorted({w for w in words if words.count(w) > 1})
-    same = f"; a repeated token gets the same row: {', '.join(repeats)}" if repeats else ""
-    return f"X {_shape(example.X)}: n = {n} tokens, one row of d = {d} numbers each{same}"
-
-
-def qkv_readout(example: Example, att: Attention) -> str:
-    """The text under :func:`qkv_explorer`'s picture, as HTML: the shapes of the three maps.
-
-    Examples
-    --------
-    >>> from attnlib import self_attention, toy_example
-    >>> ex = toy_example(n=6, d=8, d_k=4, d_v=3)
-    >>> "V = X W_V: (6, 8) @ (8, 3) -> (6, 3)" in qkv_readout(ex, self_attention(*ex[1:]))
-    True
-    """
-    X = example.X
-    lines = [
-        f"{name} = X W_{name}: {_shape(X)} @ {_shape(W)} -> {_shape(M)}"
-        for name, W, M in (
-            ("Q", example.W_Q, att.Q),
-            ("K", example.W_K, att.K),
-            ("V", example.W_V, att.V),
-        )
-    ]
-    d_k, d_v = att.Q.shape[1], att.V.shape[1]
-    return (
-        " · ".join(lines) + "<br>"
-        f"Q and K share d_k = {d_k} (each score is q_i · k_j); V has d_v = {d_v}, free to differ"
-    )
-
-
-def scaling_readout(comparison: ScalingComparison) -> str:
-    """The live numbers under :func:`scaling_explorer`: score variance, max weight, row entropy.
-
-    Examples
-    --------
-    >>> from attnlib import toy_example
-    >>> from attnlib.stats import scaling_comparison
-    >>> "score variance" in scaling_readout(scaling_comparison(*toy_example(d_k=16)[1:]))
-    True
-    """
-    c = comparison
-    d_k = c.scaled.Q.shape[1]
-    n = c.scaled.weights.shape[1]
-    rows = (
-        ("score variance", c.score_variance_unscaled, c.score_variance_scaled),
-        ("mean max weight", c.max_weight_unscaled, c.max_weight_scaled),
-        ("mean row entropy (nats)", c.entropy_unscaled, c.entropy_scaled),
-    )
-    body = "".join(
-        f"<tr><td>{name}</td><td>{a:.2f}</td><td>{b:.2f}</td></tr>" for name, a, b in rows
-    )
-    return (
-        f"<table><tr><th>d_k = {d_k}</th><th>unscaled</th>"
-        f"<th>scaled by √d_k = {np.sqrt(d_k):.2f}</th>"
-        f"</tr>{body}</table>"
-        f"A saturated softmax has max weight near 1 and entropy near 0; "
-        f"an even one 1/{n} = {1 / n:.2f} and log {n} = {np.log(n):.2f}."
-    )
-
-
 class Explorer(widgets.VBox):
-    """Sliders, a picture and a readout; the base of every explorer.
+    """Controls, a picture and a readout; the base of every explorer.
 
-    Subclasses list their sliders and implement ``_compute``, which stores
-    the current data on the explorer and returns ``(panels, readout_html)``.
+    A subclass sets three class attributes and nothing else:
+
+    - ``CONTROLS``: the names of its sliders (see ``LIMITS``), in order;
+    - ``FIXED``: the names of its fixed arguments (not sliders);
+    - ``view``: a pure function taking all of those by keyword and returning
+      a :class:`~attnlib.views.View`.
+
+    Each slider is also an attribute of the same name (``e.n.value = 8``);
+    the fixed arguments are in ``e.fixed``; each entry of the view's
+    ``data`` becomes an attribute (``e.example``, ``e.attention``, ...).
+
+    Parameters
+    ----------
+    size : {"normal", "large"}, default "normal"
+    **values : int
+        One value per name in CONTROLS and FIXED.
 
     Attributes
     ----------
+    controls : dict of str to ipywidgets.ValueWidget
+    fixed : dict of str to int
+    selection : tuple of int or None
+        The cell (i, j) outlined in the selectable panels (see :meth:`select`).
     figure : matplotlib.figure.Figure
         The one figure drawn on for the explorer's whole life.
     image : ipywidgets.Image
@@ -179,28 +92,35 @@ class Explorer(widgets.VBox):
         The exception of the last failed redraw, None after a good one.
     """
 
-    def __init__(self, sliders: dict[str, int], *, size: str = "normal"):
+    CONTROLS: ClassVar[tuple[str, ...]] = ()
+    FIXED: ClassVar[tuple[str, ...]] = ()
+    LIMITS: ClassVar[dict[str, tuple[int, int, str]]] = LIMITS  # extend for new slider names
+    view: ClassVar[Callable[..., views.View]]
+
+    def __init__(self, *, size: str = "normal", **values: int):
         super().__init__()
-        size = check_size(size)
-        self.size = size
-        self._canvas = FastCanvas(size)
-        self.last_error = None
-        large = size == "large"
-        self._sliders = {}
-        for name, value in sliders.items():
-            low, high, what = LIMITS[name]
-            slider = widgets.IntSlider(
-                value=value,
-                min=low,
-                max=high,
-                description=name,
-                tooltip=what,
-                continuous_update=True,
-                layout=widgets.Layout(width="420px" if large else "300px"),
-                style={"description_width": "60px" if large else "40px"},
+        wanted = (*self.CONTROLS, *self.FIXED)
+        if sorted(values) != sorted(wanted):
+            raise TypeError(
+                f"{type(self).__name__} takes {', '.join(wanted)} by keyword, got {sorted(values)}"
             )
-            self._sliders[name] = slider
-            setattr(self, name, slider)
+        self.size = check_size(size)
+        large = self.size == "large"
+        self.fixed = {
+            name: as_size(
+                name,
+                values[name],
+                minimum=self.LIMITS[name][0],
+                maximum=MAX_D if name == "d" else self.LIMITS[name][1],
+            )
+            for name in self.FIXED
+        }
+        self.controls = {name: self.make_control(name, values[name]) for name in self.CONTROLS}
+        for name, control in self.controls.items():
+            setattr(self, name, control)
+        self.selection: tuple[int, int] | None = None
+        self.last_error = None
+        self._canvas = FastCanvas(self.size)
         self.image = widgets.Image(
             # flex-start: a VBox stretches its children to its width, which would
             # upscale (and blur) the picture; keep its own size, shrink if narrower
@@ -211,8 +131,8 @@ class Explorer(widgets.VBox):
         self._font = "1em" if large else "0.95em"  # large: 20px from _LARGE_CSS
         self.errors = widgets.Output()
         self.redraw()  # a bad argument raises here, in the user's cell
-        for slider in self._sliders.values():
-            slider.observe(self._on_change, names="value")
+        for control in self.controls.values():
+            control.observe(self._on_change, names="value")
         self.add_class("attnlib-explorer")
         extra = []
         if large:  # slider labels have no font-size style: scale them with CSS, for a projector
@@ -220,10 +140,26 @@ class Explorer(widgets.VBox):
             extra = [widgets.HTML(_LARGE_CSS, layout=widgets.Layout(display="none"))]
         self.children = (
             *extra,
-            widgets.HBox(list(self._sliders.values()), layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox(list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
             self.image,
             self.readout,
             self.errors,
+        )
+
+    def make_control(self, name: str, value: int) -> widgets.ValueWidget:
+        """The control for `name`: an IntSlider over ``self.LIMITS[name]``. Override for others
+        (a Dropdown for a mask choice, say); any ipywidgets ValueWidget will do."""
+        low, high, what = self.LIMITS[name]
+        large = self.size == "large"
+        return widgets.IntSlider(
+            value=as_size(name, value, minimum=low, maximum=high),
+            min=low,
+            max=high,
+            description=name,
+            tooltip=what,
+            continuous_update=True,
+            layout=widgets.Layout(width="420px" if large else "300px"),
+            style={"description_width": "60px" if large else "40px"},
         )
 
     @property
@@ -231,20 +167,47 @@ class Explorer(widgets.VBox):
         """The matplotlib Figure (the same object after every redraw)."""
         return self._canvas.figure
 
-    def values(self) -> dict[str, int]:
-        """The sliders' current values, by name."""
-        return {name: slider.value for name, slider in self._sliders.items()}
+    @property
+    def canvas(self) -> FastCanvas:
+        """What draws the picture: its Heatmaps, and counters of the redraw paths taken."""
+        return self._canvas
 
-    def _compute(self):  # pragma: no cover - every subclass overrides it
-        raise NotImplementedError
+    def values(self) -> dict[str, int]:
+        """The controls' current values, by name."""
+        return {name: control.value for name, control in self.controls.items()}
 
     def redraw(self) -> None:
-        """Recompute from the sliders and redraw (fast when only the numbers changed)."""
-        panels, readout = self._compute()
-        self.image.value = self._canvas.show(panels)
-        self.readout.value = (
-            f'<div style="font-size: {self._font}; line-height: 1.5">{readout}</div>'
-        )
+        """Recompute from the controls and redraw (fast when only the numbers changed)."""
+        view = self.view(**self.values(), **self.fixed)
+        shapes = [p.shape for p in view.panels if p.selectable]
+        if self.selection is not None and shapes:  # clamp: n may have shrunk
+            (rows, cols), (i, j) = shapes[0], self.selection
+            self.selection = (min(i, rows - 1), min(j, cols - 1))
+        png = self._canvas.show(view.panels, self.selection)
+        self._view = view
+        for name, value in view.data.items():
+            setattr(self, name, value)
+        self.image.value = png
+        text = view.readout + self.describe_selection()
+        self.readout.value = f'<div style="font-size: {self._font}; line-height: 1.5">{text}</div>'
+
+    def describe_selection(self) -> str:
+        """HTML shown under the readout for the selected cell; none here. Runs after the view's
+        data are set (``self.attention``, ...), so a subclass can explain ``self.selection``."""
+        return ""
+
+    def select(self, cell: tuple[int, int] | None) -> None:
+        """Outline cell (i, j) in every selectable panel (None: no outline), and redraw.
+
+        The selection stays while the sliders move (clamped when n shrinks).
+        """
+        if cell is not None:
+            shapes = [p.shape for p in self._view.panels if p.selectable]
+            if not shapes:
+                raise ValueError(f"{type(self).__name__} has no panel in which to select a cell")
+            cell = check_cell(cell, shapes[0])
+        self.selection = cell
+        self.redraw()
 
     def _on_change(self, change) -> None:
         # An exception in a traitlets observer would end in the kernel's log,
@@ -275,122 +238,46 @@ class Explorer(widgets.VBox):
 
 
 class AttentionExplorer(Explorer):
-    """Scores and weights of the toy sentence, with sliders n, d_k and seed (see :func:`explorer`).
+    """Scores and weights of the toy sentence; sliders n, d_k, seed (see :func:`explorer`).
 
-    Attributes
-    ----------
-    n, d_k, seed : ipywidgets.IntSlider
-    example : Example
-        ``toy_example(n, d=d, d_k=d_k, seed=seed)`` for the sliders' values.
-    attention : Attention
-        ``self_attention(*example[1:])``.
-    figure, image, readout, errors
-        See :class:`Explorer`.
+    Attributes: ``example`` and ``attention`` (see :func:`attnlib.views.attention_view`).
     """
 
-    def __init__(
-        self, n: int = 6, d_k: int = 4, seed: int = 0, d: int = 8, *, size: str = "normal"
-    ):
-        self.d = as_size("d", d, maximum=MAX_D)
-        super().__init__(_checked(n=n, d_k=d_k, seed=seed), size=size)
-
-    def _compute(self):
-        self.example = toy_example(self.n.value, d=self.d, d_k=self.d_k.value, seed=self.seed.value)
-        self.attention = self_attention(*self.example[1:])
-        return attention_panels(self.attention, self.example.tokens), attention_readout(
-            self.attention
-        )
+    CONTROLS = ("n", "d_k", "seed")
+    FIXED = ("d",)
+    view = staticmethod(views.attention_view)
 
 
 class EmbeddingExplorer(Explorer):
-    """The embedding X of the toy sentence; sliders n, d and seed (see :func:`embedding_explorer`).
+    """The embedding X; sliders n, d, seed (see :func:`embedding_explorer`).
 
-    Attributes
-    ----------
-    n, d, seed : ipywidgets.IntSlider
-    example : Example
-        ``toy_example(n, d=d, seed=seed)``; ``example.X`` is what is drawn.
+    Attribute: ``example`` (see :func:`attnlib.views.embedding_view`).
     """
 
-    def __init__(self, n: int = 6, d: int = 8, seed: int = 0, *, size: str = "normal"):
-        super().__init__(_checked(n=n, d=d, seed=seed), size=size)
-
-    def _compute(self):
-        self.example = toy_example(self.n.value, d=self.d.value, seed=self.seed.value)
-        return embedding_panels(self.example.X, self.example.tokens), embedding_readout(
-            self.example
-        )
+    CONTROLS = ("n", "d", "seed")
+    view = staticmethod(views.embedding_view)
 
 
 class QKVExplorer(Explorer):
-    """Q, K and V of the toy sentence, with sliders d_k, d_v and seed (see :func:`qkv_explorer`).
+    """Q, K and V; sliders d_k, d_v, seed (see :func:`qkv_explorer`).
 
-    Attributes
-    ----------
-    d_k, d_v, seed : ipywidgets.IntSlider
-    example : Example
-        ``toy_example(n, d=d, d_k=d_k, d_v=d_v, seed=seed)``.
-    attention : Attention
-        ``self_attention(*example[1:])``; Q, K and V are drawn.
+    Attributes: ``example`` and ``attention`` (see :func:`attnlib.views.qkv_view`).
     """
 
-    def __init__(
-        self,
-        d_k: int = 4,
-        d_v: int = 4,
-        seed: int = 0,
-        *,
-        n: int = 6,
-        d: int = 8,
-        size: str = "normal",
-    ):
-        self.n_tokens = _checked(n=n)["n"]
-        self.d = as_size("d", d, maximum=MAX_D)
-        super().__init__(_checked(d_k=d_k, d_v=d_v, seed=seed), size=size)
-
-    def _compute(self):
-        self.example = toy_example(
-            self.n_tokens, d=self.d, d_k=self.d_k.value, d_v=self.d_v.value, seed=self.seed.value
-        )
-        self.attention = self_attention(*self.example[1:])
-        return qkv_panels(self.attention, self.example.tokens), qkv_readout(
-            self.example, self.attention
-        )
+    CONTROLS = ("d_k", "d_v", "seed")
+    FIXED = ("n", "d")
+    view = staticmethod(views.qkv_view)
 
 
 class ScalingExplorer(Explorer):
-    """Weights without and with the √d_k scaling, with a d_k slider (see :func:`scaling_explorer`).
+    """Weights without and with the √d_k scaling; sliders d_k, seed (see :func:`scaling_explorer`).
 
-    Attributes
-    ----------
-    d_k, seed : ipywidgets.IntSlider
-    example : Example
-        ``toy_example(n, d=d, d_k=d_k, seed=seed)``.
-    comparison : ScalingComparison
-        ``attnlib.stats.scaling_comparison(*example[1:])``: both attentions and the readouts.
+    Attributes: ``example`` and ``comparison`` (see :func:`attnlib.views.scaling_view`).
     """
 
-    def __init__(
-        self, d_k: int = 4, seed: int = 0, *, n: int = 8, d: int = 8, size: str = "normal"
-    ):
-        self.n_tokens = _checked(n=n)["n"]
-        self.d = as_size("d", d, maximum=MAX_D)
-        super().__init__(_checked(d_k=d_k, seed=seed), size=size)
-
-    def _compute(self):
-        self.example = toy_example(
-            self.n_tokens, d=self.d, d_k=self.d_k.value, seed=self.seed.value
-        )
-        self.comparison = scaling_comparison(*self.example[1:])
-        c = self.comparison
-        return scaling_panels(c.unscaled, c.scaled, self.example.tokens), scaling_readout(c)
-
-
-def _checked(**values) -> dict[str, int]:
-    return {
-        name: as_size(name, value, minimum=LIMITS[name][0], maximum=LIMITS[name][1])
-        for name, value in values.items()
-    }
+    CONTROLS = ("d_k", "seed")
+    FIXED = ("n", "d")
+    view = staticmethod(views.scaling_view)
 
 
 def explorer(
@@ -421,6 +308,7 @@ def explorer(
 
     Examples
     --------
+    >>> import numpy as np
     >>> from attnlib import self_attention, toy_example
     >>> e = explorer(n=6, d_k=4, seed=0)
     >>> e
@@ -429,7 +317,7 @@ def explorer(
     >>> bool(np.allclose(e.attention.weights, self_attention(*toy_example(6, d_k=8)[1:]).weights))
     True
     """
-    return AttentionExplorer(n, d_k, seed, d, size=size)
+    return AttentionExplorer(n=n, d_k=d_k, seed=seed, d=d, size=size)
 
 
 def embedding_explorer(
@@ -457,7 +345,7 @@ def embedding_explorer(
     >>> e.example.X.shape
     (5, 3)
     """
-    return EmbeddingExplorer(n, d, seed, size=size)
+    return EmbeddingExplorer(n=n, d=d, seed=seed, size=size)
 
 
 def qkv_explorer(
@@ -488,7 +376,7 @@ def qkv_explorer(
     >>> e.attention.Q.shape, e.attention.V.shape
     ((6, 4), (6, 2))
     """
-    return QKVExplorer(d_k, d_v, seed, n=n, d=d, size=size)
+    return QKVExplorer(d_k=d_k, d_v=d_v, seed=seed, n=n, d=d, size=size)
 
 
 def scaling_explorer(
@@ -519,4 +407,4 @@ def scaling_explorer(
     >>> bool(c.max_weight_unscaled > c.max_weight_scaled)
     True
     """
-    return ScalingExplorer(d_k, seed=seed, n=n, d=d, size=size)
+    return ScalingExplorer(d_k=d_k, seed=seed, n=n, d=d, size=size)

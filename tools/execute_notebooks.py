@@ -28,11 +28,15 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def drop_widget_views(nb) -> None:
-    """Keep the static fallback of every widget output; drop the live view."""
+    """Keep the static fallback of every widget output (its picture, or its text
+    for a widget without one, such as a progress bar); drop the live view.
+    Also drop the per-cell execution timestamps, which change on every run and
+    would make each re-execution a diff of every cell."""
     for cell in nb.cells:
+        cell.get("metadata", {}).pop("execution", None)
         for output in cell.get("outputs", []):
             data = output.get("data", {})
-            if WIDGET_VIEW in data and "image/png" in data:
+            if WIDGET_VIEW in data and ("image/png" in data or "text/plain" in data):
                 del data[WIDGET_VIEW]
     nb.metadata.pop("widgets", None)
 

@@ -1,0 +1,101 @@
+"""What each explorer shows for given slider values: pure functions, no widgets.
+
+An explorer is its controls plus one of these functions: it reads the
+controls' values, calls the function, and draws the :class:`View` it returns.
+A test or a notebook calls the same function and gets the same panels, text
+and data. A new explorer needs a new function here, returning a View.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .core import self_attention
+from .data import toy_example
+from .layout import Panel
+from .plotting import attention_panels, embedding_panels, qkv_panels, scaling_panels
+from .readouts import attention_readout, embedding_readout, qkv_readout, scaling_readout
+from .stats import scaling_comparison
+
+__all__ = ["View", "attention_view", "embedding_view", "qkv_view", "scaling_view"]
+
+
+class View(NamedTuple):
+    """One picture of an explorer: its panels, the HTML under them, and the data behind both.
+
+    ``data`` maps names to what was computed (``example``, ``attention``, ...):
+    the explorer keeps each one as an attribute of the same name.
+    """
+
+    panels: list[Panel]
+    readout: str
+    data: dict[str, Any]
+
+
+def attention_view(*, n: int, d_k: int, seed: int, d: int) -> View:
+    """Scores and weights of the toy sentence (see :func:`attnlib.explorer`).
+
+    Examples
+    --------
+    >>> v = attention_view(n=4, d_k=2, seed=0, d=8)
+    >>> [p.title for p in v.panels][0], v.data["attention"].weights.shape
+    ('scores q·k / √d_k  (4 × 4)', (4, 4))
+    """
+    example = toy_example(n, d=d, d_k=d_k, seed=seed)
+    attention = self_attention(*example[1:])
+    return View(
+        attention_panels(attention, example.tokens),
+        attention_readout(attention),
+        {"example": example, "attention": attention},
+    )
+
+
+def embedding_view(*, n: int, d: int, seed: int) -> View:
+    """The embedding X of the toy sentence (see :func:`attnlib.embedding_explorer`).
+
+    Examples
+    --------
+    >>> embedding_view(n=5, d=3, seed=0).data["example"].X.shape
+    (5, 3)
+    """
+    example = toy_example(n, d=d, seed=seed)
+    return View(
+        embedding_panels(example.X, example.tokens),
+        embedding_readout(example),
+        {"example": example},
+    )
+
+
+def qkv_view(*, d_k: int, d_v: int, seed: int, n: int, d: int) -> View:
+    """Q, K and V of the toy sentence (see :func:`attnlib.qkv_explorer`).
+
+    Examples
+    --------
+    >>> qkv_view(d_k=3, d_v=2, seed=0, n=6, d=8).data["attention"].V.shape
+    (6, 2)
+    """
+    example = toy_example(n, d=d, d_k=d_k, d_v=d_v, seed=seed)
+    attention = self_attention(*example[1:])
+    return View(
+        qkv_panels(attention, example.tokens),
+        qkv_readout(example, attention),
+        {"example": example, "attention": attention},
+    )
+
+
+def scaling_view(*, d_k: int, seed: int, n: int, d: int) -> View:
+    """Weights without and with the √d_k scaling (see :func:`attnlib.scaling_explorer`).
+
+    Examples
+    --------
+    >>> c = scaling_view(d_k=64, seed=0, n=8, d=8).data["comparison"]
+    >>> bool(c.max_weight_unscaled > c.max_weight_scaled)
+    True
+    """
+    example = toy_example(n, d=d, d_k=d_k, seed=seed)
+    comparison = scaling_comparison(*example[1:])
+    return View(
+        scaling_panels(comparison.unscaled, comparison.scaled, example.tokens),
+        scaling_readout(comparison),
+        {"example": example, "comparison": comparison},
+    )

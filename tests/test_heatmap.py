@@ -1,0 +1,230 @@
+"""attnlib.heatmap and attnlib.cell_values: one heatmap, its colours, labels and updates."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from attnlib import self_attention, toy_example
+from attnlib.cell_values import CellValues, format_value
+from attnlib.heatmap import Heatmap, heatmap, share_limit, symmetric_limit
+
+
+def render(fig) -> np.ndarray:
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    fig.canvas.draw()
+    return np.asarray(fig.canvas.buffer_rgba()).copy()
+
+
+def small_figure(matrix, **kwargs) -> tuple[Figure, Heatmap]:
+    fig = Figure(figsize=(2, 2), dpi=50)
+    return fig, heatmap(fig.add_axes((0.1, 0.1, 0.8, 0.8)), matrix, colorbar=False, **kwargs)
+
+
+def test_heatmap_holds_the_matrix_with_labels_and_kind_limits():
+    ex = toy_example(6, d_k=4, seed=0)
+    att = self_attention(*ex[1:])
+    h = heatmap(
+        Figure().add_subplot(),
+        att.scores,
+        row_labels=ex.tokens,
+        col_labels=ex.tokens,
+        title="scores",
+        xlabel="key j",
+        ylabel="query i",
+    )
+    assert isinstance(h, Heatmap)
+    np.testing.assert_array_equal(h.image.get_array(), att.scores)
+    low, high = h.image.get_clim()
+    assert low == -high  # symmetric around 0
+    assert np.abs(att.scores).max() <= high <= 1.5 * np.abs(att.scores).max()
+    assert h.image.get_cmap().name == "RdBu_r"
+    ax = h.ax
+    assert [t.get_text() for t in ax.get_yticklabels()] == list(ex.tokens)
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(ex.tokens)
+    assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("scores", "key j", "query i")
+    weights = heatmap(Figure().add_subplot(), att.weights, kind="weights")
+    assert weights.image.get_clim() == (0.0, 1.0) and weights.image.get_cmap().name == "viridis"
+
+
+def test_heatmap_writes_no_attributes_on_matplotlib_objects():
+    fig = Figure()
+    h = heatmap(fig.add_subplot(), np.eye(3), diagonal=True)
+    h.update(np.eye(3) * 2)
+    for obj in (fig, h.ax, h.ax.xaxis, h.ax.yaxis, h.image):
+        assert not [name for name in vars(obj) if "attnlib" in name], obj
+
+
+def test_heatmap_rejects_bad_arguments():
+    ax = Figure().add_subplot()
+    with pytest.raises(ValueError, match="row_labels has 2 labels but matrix has 3"):
+        heatmap(ax, np.zeros((3, 3)), row_labels=["a", "b"])
+    with pytest.raises(ValueError, match="kind must be one of"):
+        heatmap(ax, np.zeros((3, 3)), kind="rainbow")
+    with pytest.raises(ValueError, match="diagonal=True needs a square matrix"):
+        heatmap(ax, np.zeros((3, 4)), diagonal=True)
+    with pytest.raises(TypeError, match="matrix"):
+        heatmap(ax, "not a matrix")
+    with pytest.raises(ValueError, match=r"mask must be a boolean array of the matrix's shape"):
+        heatmap(ax, np.zeros((2, 2)), mask=np.ones((2, 3), dtype=bool))
+
+
+def test_cell_values_only_when_small_and_they_are_drawn():
+    small = heatmap(Figure().add_subplot(), np.eye(8), kind="weights")
+    big = heatmap(Figure().add_subplot(), np.eye(9), kind="weights")
+    assert isinstance(small.cell_values, CellValues) and small.cell_values in small.ax.artists
+    assert big.cell_values is None and not big.ax.artists
+    with_values, _ = small_figure(np.eye(3) * 0.5, kind="weights", values=True)
+    without, _ = small_figure(np.eye(3) * 0.5, kind="weights", values=False)
+    assert (render(with_values) != render(without)).any()
+
+
+def test_cell_value_text_is_light_on_dark_cells_and_dark_on_light_cells():
+    fig = Figure(figsize=(2, 1), dpi=100)
+    ax = fig.add_axes((0, 0, 1, 1))
+    h = heatmap(ax, [[0.0, 1.0]], kind="weights", values=True, colorbar=False)
+    ax.set_axis_off()
+    buffer = render(fig)[..., :3].astype(int)  # (H, W, 3)
+    left, right = buffer[:, :100], buffer[:, 100:]
+    dark_cell = np.array(h.image.cmap(0.0)[:3]) * 255
+    light_cell = np.array(h.image.cmap(1.0)[:3]) * 255
+    # text pixels are those far from the cell colour: brighter on the dark cell, darker on the light
+    assert (left.sum(-1) > dark_cell.sum() + 200).any()
+    assert (right.sum(-1) < light_cell.sum() - 200).any()
+
+
+def test_diagonal_outline_changes_exactly_the_diagonal_cells():
+    plain, _ = small_figure(np.zeros((4, 4)))
+    outlined, h = small_figure(np.zeros((4, 4)), diagonal=True)
+    changed = (render(plain) != render(outlined)).any(-1)  # (H, W) pixels that differ
+    centres = h.ax.transData.transform([(j, i) for i in range(4) for j in range(4)])
+    height = changed.shape[0]
+    near = {
+        (i, j): changed[
+            round(height - y) - 4 : round(height - y) + 4, round(x) - 4 : round(x) + 4
+        ].any()
+        for (x, y), (i, j) in zip(
+            centres, [(i, j) for i in range(4) for j in range(4)], strict=True
+        )
+    }
+    assert changed.any()
+    assert not any(near.values())  # cell middles untouched: the outline runs along the edges
+
+
+def test_update_keeps_the_artist_and_follows_the_kind():
+    h = heatmap(Figure().add_subplot(), [[0.1, -0.2], [0.3, 0.0]])
+    image = h.image
+    h.update([[5.0, -1.0], [0.0, 0.0]])
+    assert h.image is image
+    np.testing.assert_array_equal(h.matrix, [[5.0, -1.0], [0.0, 0.0]])
+    assert image.get_clim() == (-5.0, 5.0)
+    with pytest.raises(ValueError, match="shape"):
+        h.update(np.zeros((3, 3)))
+
+
+def test_a_fixed_limit_is_kept_through_updates():
+    h = heatmap(Figure().add_subplot(), [[0.5, -0.5]], limit=3.0)
+    assert h.image.get_clim() == (-3.0, 3.0)
+    h.update([[0.1, 0.2]])
+    assert h.image.get_clim() == (-3.0, 3.0)
+
+
+def test_shared_limit_follows_the_largest_member():
+    fig = Figure()
+    a = heatmap(fig.add_subplot(121), [[0.5]])
+    b = heatmap(fig.add_subplot(122), [[3.0]])
+    share_limit([a, b])
+    assert a.image.get_clim() == b.image.get_clim() == (-3.0, 3.0)
+    b.update([[0.2]])
+    assert a.image.get_clim() == b.image.get_clim() == (-0.5, 0.5)
+    with pytest.raises(ValueError, match="diverging"):
+        share_limit([heatmap(fig.add_subplot(), [[0.5]], kind="weights")])
+
+
+def test_redress_shows_a_new_shape_and_labels_on_the_same_axes():
+    h = heatmap(Figure().add_subplot(), np.eye(3), row_labels=["a", "b", "c"], diagonal=True)
+    ax = h.ax
+    h.redress(np.ones((5, 2)), row_labels=list("vwxyz"), title="new", values=False)
+    assert h.ax is ax and h.shape == (5, 2)
+    assert ax.get_ylim() == (4.5, -0.5) and ax.get_xlim() == (-0.5, 1.5)
+    assert [t.get_text() for t in ax.get_yticklabels()] == list("vwxyz")
+    assert ax.get_title() == "new" and h.cell_values is None
+
+
+def test_selection_outlines_one_cell_and_is_clamped_by_redress():
+    plain, _ = small_figure(np.zeros((4, 4)))
+    fig, h = small_figure(np.zeros((4, 4)))
+    assert h.selection is None
+    h.select((2, 1))
+    assert h.selection == (2, 1)
+    changed = (render(plain) != render(fig)).any(-1)
+    rows, cols = np.nonzero(changed)
+    (x0, y1), (x1, y0) = h.ax.transData.transform([(0.5, 1.5), (1.5, 2.5)])
+    height = changed.shape[0]
+    # everything that changed lies around cell (2, 1), within a few pixels of its edges
+    assert x0 - 4 <= cols.min() and cols.max() <= x1 + 4
+    assert height - y1 - 4 <= rows.min() and rows.max() <= height - y0 + 4
+    h.select(None)
+    np.testing.assert_array_equal(render(fig), render(plain))
+    h.select((3, 3))
+    h.redress(np.zeros((2, 2)))
+    assert h.selection == (1, 1)
+    with pytest.raises(ValueError, match="cell i must be from 0 to 1, got 2"):
+        h.select((2, 0))
+
+
+def test_masked_cells_are_grey_hatched_and_leave_the_limits_alone():
+    scores = np.array([[1.0, -np.inf], [0.5, -2.0]])
+    mask = np.isfinite(scores)
+    fig, h = small_figure(scores, mask=mask, values=True)
+    assert h.image.get_clim() == (-2.0, 2.0)  # -inf left out
+    np.testing.assert_array_equal(h.mask, mask)
+    pixels = render(fig)
+    x, y = h.ax.transData.transform((1, 0))  # masked cell (0, 1)
+    cell = pixels[
+        round(pixels.shape[0] - y) - 5 : round(pixels.shape[0] - y) + 5,
+        round(x) - 5 : round(x) + 5,
+        :3,
+    ].reshape(-1, 3)
+    greys = cell.max(1) - cell.min(1) < 8  # no colour: grey background and hatch lines
+    assert greys.all() and len({tuple(p) for p in cell}) >= 2  # two greys: hatched
+    h.update([[1.0, 0.0], [0.5, -9.0]])  # no mask now
+    assert h.mask.all() and h.image.get_clim() == (-10.0, 10.0)
+
+
+@given(st.floats(min_value=1e-6, max_value=1e6))
+def test_symmetric_limit_is_a_nice_number_just_above_the_data(top):
+    limit = symmetric_limit([[top, -top / 2]])
+    assert limit >= top
+    assert limit <= 1.5 * top  # the steps are at most 1.5 apart
+    mantissa = limit / 10 ** np.floor(np.log10(limit) + 1e-12)
+    assert min(abs(mantissa - s) for s in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)) < 1e-9
+
+
+def test_format_value():
+    assert [format_value(v) for v in (0.254, -1.3, 12.345, -150.2)] == [
+        "0.25",
+        "−1.30",
+        "12.3",
+        "−150",
+    ]
+
+
+def test_cell_values_are_real_text_in_vector_output():
+    svg = {}
+    for values in (True, False):
+        fig = Figure()
+        heatmap(fig.add_subplot(), np.eye(3) * 0.5, kind="weights", values=values)
+        FigureCanvasAgg(fig)
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg")
+        svg[values] = buffer.getvalue()
+    assert svg[True].count("<image") == svg[False].count("<image")  # no raster layer of values
+    assert svg[True].count("<use") >= svg[False].count("<use") + 9 * 4  # 9 values of 4 glyphs

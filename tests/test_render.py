@@ -1,0 +1,61 @@
+"""attnlib._render: the three redraw paths, the layout cache and the PNG encoder."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from PIL import Image
+
+from attnlib import _render, self_attention, toy_example
+from attnlib._render import FastCanvas, encode_png
+from attnlib.plotting import attention_panels, plot_attention
+
+
+def panels(n, seed=0, d_k=4):
+    ex = toy_example(n, d_k=d_k, seed=seed)
+    return attention_panels(self_attention(*ex[1:]), ex.tokens)
+
+
+def decoded(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
+
+
+def test_encode_png_is_lossless():
+    rng = np.random.default_rng(0)
+    picture = rng.integers(0, 256, size=(37, 53, 4), dtype=np.uint8)
+    picture[..., 3] = 255
+    np.testing.assert_array_equal(decoded(encode_png(picture)), picture)
+    flat = np.full((20, 30, 4), 200, dtype=np.uint8)
+    assert len(encode_png(flat)) < 200  # rows equal to the row above pack to almost nothing
+
+
+def test_each_path_shows_what_a_static_figure_of_the_same_panels_shows():
+    canvas = FastCanvas()
+    for n, seed in [(5, 0), (5, 1), (7, 1), (5, 2), (7, 3)]:  # full, fast, full, layout, layout
+        png = canvas.show(panels(n, seed))
+        fig = plot_attention(
+            self_attention(*toy_example(n, seed=seed)[1:]), toy_example(n, seed=seed).tokens
+        )
+        fig.canvas.draw()
+        np.testing.assert_array_equal(decoded(png), np.asarray(fig.canvas.buffer_rgba()))
+    assert (canvas.full_redraws, canvas.fast_redraws, canvas.layout_redraws) == (2, 1, 2)
+
+
+def test_the_layout_cache_is_bounded_and_small(monkeypatch):
+    monkeypatch.setattr(_render, "MAX_LAYOUTS", 3)
+    canvas = FastCanvas()
+    for n in (2, 3, 4, 5, 6):
+        canvas.show(panels(n))
+    assert len(canvas._backgrounds) == 3
+    assert sum(len(packed) for _, packed in canvas._backgrounds.values()) < 3 * 300_000
+    canvas.show(panels(2))  # evicted: drawn in full again, and right
+    assert canvas.full_redraws == 6
+
+
+def test_the_figure_is_the_same_object_through_every_path():
+    canvas = FastCanvas()
+    figure = canvas.figure
+    for n in (4, 4, 9, 4):
+        canvas.show(panels(n, seed=n))
+    assert canvas.figure is figure and len(figure.axes) == 4
