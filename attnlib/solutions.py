@@ -153,3 +153,20 @@ def predict_alpha(att, i=1, j=2):
 
     exps = [math.exp(float(s)) for s in att.scores[i]]
     return exps[j] / sum(exps)
+
+
+# --- notebook 06: what attention learns ---
+
+
+def my_softmax_backward(weights, d_weights):
+    """d_scores from d_weights through each row's softmax (checks.check_softmax_backward)."""
+    row_average = (d_weights * weights).sum(axis=1, keepdims=True)  # (n_q, n_kv) -> (n_q, 1)
+    return weights * (d_weights - row_average)  # (n_q, n_kv)
+
+
+def my_loss_gradient(logits, answer):
+    """Gradient of -log softmax(logits)[answer] (checks.check_loss_gradient)."""
+    from .core import softmax
+
+    probs = softmax(logits)  # (n_values,)
+    return probs - np.eye(len(logits))[answer]  # (n_values,) - one-hot (n_values,)

@@ -53,8 +53,10 @@ def test_plot_cost_fit_is_least_squares_on_noisy_data():
     slope, intercept = np.polyfit(np.log(ns), np.log(seconds * 1e3), 1)
     np.testing.assert_allclose(fitted.get_ydata(), np.exp(intercept + slope * np.log(ns)))
     assert fitted.get_label() == f"fitted slope {slope:.2f}"
-    assert plot_cost(ns, 8.0 * ns**2, seconds).axes[1].get_legend().get_texts()[1].get_text() \
+    assert (
+        plot_cost(ns, 8.0 * ns**2, seconds).axes[1].get_legend().get_texts()[1].get_text()
         != "fitted slope 2.00"
+    )
 
 
 def test_plot_cost_rejects_what_a_log_axis_cannot_show():
@@ -150,3 +152,41 @@ def test_plot_saturation_has_three_panels_with_their_curves_and_ranges():
     with pytest.raises(ValueError, match="entropy must be a pair"):
         plot_saturation(d_ks, **{**curves, "entropy": None}, n=8, draws=200)
 
+
+# --- notebook 06: plot_losses ---
+
+
+def test_plot_losses_draws_each_run_as_a_line_with_its_losses():
+    import math
+
+    from attnlib.charts import plot_losses
+
+    one = np.array([2.3, 1.0, 0.2])
+    runs = np.array([[2.4, 2.2, 2.0], [2.5, 1.5, 0.5]])
+    fig = plot_losses({"scaled": one, "unscaled": runs}, title="t")
+    assert isinstance(fig, StaticFigure)
+    ax = fig.axes[0]
+    lines = ax.get_lines()
+    assert len(lines) == 4  # 1 + 2 runs + the chance line
+    np.testing.assert_array_equal(lines[0].get_xdata(), [1, 2, 3])
+    np.testing.assert_array_equal(lines[0].get_ydata(), one)
+    np.testing.assert_array_equal(lines[2].get_ydata(), runs[1])
+    assert lines[1].get_color() == lines[2].get_color() != lines[0].get_color()
+    assert lines[3].get_ydata()[0] == pytest.approx(math.log(10))
+    assert ax.get_yscale() == "log" and ax.get_title() == "t"
+    assert [t.get_text() for t in ax.get_legend().get_texts()][:2] == ["scaled", "unscaled"]
+
+
+def test_plot_losses_without_a_chance_line():
+    from attnlib.charts import plot_losses
+
+    fig = plot_losses({"one run": [2.0, 1.0]}, chance=None)
+    assert len(fig.axes[0].get_lines()) == 1
+
+
+@pytest.mark.parametrize("curves", [{}, {"x": [1.0, -1.0]}, {"x": []}, {"x": [[1.0], [1.0, 2.0]]}])
+def test_plot_losses_refuses_curves_it_cannot_draw(curves):
+    from attnlib.charts import plot_losses
+
+    with pytest.raises(ValueError, match="curves"):
+        plot_losses(curves)

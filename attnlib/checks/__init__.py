@@ -9,7 +9,8 @@ bare traceback: it reports it instead.
 - :mod:`.runner`: the result type and the one way a check runs and reports a failed step;
 - :mod:`.inputs`: exercises of 2.1 and 2.2.1 (two sequences, reordering, embeddings, shapes);
 - :mod:`.formulas`: exercises of 2.2.2 to 2.2.4 (Q, K, V, scores, softmax, weighted sum);
-- :mod:`.predictions`: predictions written before a cell runs (a shape, a score, a weight).
+- :mod:`.predictions`: predictions written before a cell runs (a shape, a score, a weight);
+- :mod:`.learned`: exercises of notebook 06 (the softmax's and the loss's gradients, a pick).
 
 Examples
 --------
@@ -36,6 +37,7 @@ from .inputs import (
     check_permutation,
     check_shapes,
 )
+from .learned import check_loss_gradient, check_pick, check_softmax_backward
 from .predictions import (
     check_prediction_alpha,
     check_prediction_cost_ratio,
@@ -55,8 +57,10 @@ __all__ = [
     "check_column_form",
     "check_cross_scores",
     "check_embedding_lookup",
+    "check_loss_gradient",
     "check_one_hot",
     "check_permutation",
+    "check_pick",
     "check_prediction_X_shape",
     "check_prediction_alpha",
     "check_prediction_cost_ratio",
@@ -72,5 +76,6 @@ __all__ = [
     "check_scores",
     "check_shapes",
     "check_softmax",
+    "check_softmax_backward",
     "check_weighted_sum",
 ]

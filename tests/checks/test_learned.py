@@ -1,0 +1,181 @@
+"""attnlib.checks.learned: the checks of notebook 06.
+
+Each solution in attnlib.solutions must pass its check, and each typical
+wrong answer must fail with the message or hint written for it, never with a
+traceback. The solutions themselves are checked against the softmax's
+Jacobian written out entry by entry, which shares no formula with them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attnlib import checks, lookup, reference, solutions
+from attnlib.checks import learned
+
+from .helpers import assert_fails_kindly, fails_with, passes
+
+SOLVED = [
+    (checks.check_softmax_backward, solutions.my_softmax_backward),
+    (checks.check_loss_gradient, solutions.my_loss_gradient),
+]
+
+
+def test_every_check_of_the_module_is_listed():
+    # check_pick takes a prediction, not a function: its tests are further down
+    assert {check.__name__ for check, _ in SOLVED} | {"check_pick"} == {
+        name for name in dir(learned) if name.startswith("check_")
+    }
+
+
+@pytest.mark.parametrize(("check", "solution"), SOLVED)
+def test_solution_passes(check, solution):
+    passes(check(solution))
+
+
+@pytest.mark.parametrize("check", [check for check, _ in SOLVED])
+def test_stub_exception_and_non_function_give_a_message_not_a_traceback(check):
+    assert_fails_kindly(check)
+
+
+@pytest.mark.parametrize("check", [check for check, _ in SOLVED])
+def test_a_return_that_is_no_array_is_reported(check):
+    fails_with(check(lambda *args: "some text"), "returned a str, not an array of numbers")
+
+
+@pytest.mark.parametrize("check", [check for check, _ in SOLVED])
+def test_an_answer_a_little_off_fails(check):
+    # the finite differences are good to about 1e-10: an error of 1e-4 must show
+    solution = dict(SOLVED)[check]
+
+    def nearly(*args):
+        got = np.array(solution(*args), dtype=float)
+        got.flat[1] += 1e-4
+        return got
+
+    fails_with(check(nearly), "entry (", "but should be")
+
+
+# --- the solutions against the softmax's Jacobian, entry by entry --------------
+
+
+def jacobian(w):
+    """d weights_j / d scores_k = w_j (δ_jk - w_k), for one row of weights."""
+    n = len(w)
+    return np.array([[w[j] * ((j == k) - w[k]) for k in range(n)] for j in range(n)])
+
+
+def test_softmax_backward_solution_is_the_jacobian_product():
+    rng = np.random.default_rng(5)
+    scores, d_weights = rng.standard_normal((2, 3, 5))  # (n_q, n_kv) each
+    weights = np.asarray(reference.softmax_rows(scores))  # (n_q, n_kv)
+    expected = np.array([jacobian(w).T @ g for w, g in zip(weights, d_weights, strict=True)])
+    np.testing.assert_allclose(solutions.my_softmax_backward(weights, d_weights), expected)
+
+
+def test_loss_gradient_solution_is_the_jacobian_product():
+    # loss = -log p[answer], so d loss / d p = -1 / p[answer] at the answer, 0 elsewhere
+    logits = np.random.default_rng(6).standard_normal(7)
+    answer = 4
+    p = np.asarray(reference.softmax_rows([logits])[0])
+    d_p = np.zeros(7)
+    d_p[answer] = -1 / p[answer]
+    np.testing.assert_allclose(solutions.my_loss_gradient(logits, answer), jacobian(p).T @ d_p)
+
+
+# --- check_softmax_backward ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("wrong", "words"),
+    [
+        (lambda w, g: w * g, ["misses the second term", "axis=1, keepdims=True"]),
+        (
+            lambda w, g: w * (g - (g * w).sum(axis=0, keepdims=True)),
+            ["summed down the columns", "sum along axis=1"],
+        ),
+        (
+            lambda w, g: 2 * solutions.my_softmax_backward(w, g),
+            ["for 3 rows of 4 scores, entry", "row sum of d_weights * weights"],
+        ),
+        (lambda w, g: w[0], ["you returned shape (4,), expected (3, 4)"]),
+        (lambda w, g: solutions.my_softmax_backward(w, g).T, ["shape (4, 3), expected (3, 4)"]),
+        (lambda w, g: np.log(w - 1), ["nan or inf"]),
+    ],
+)
+def test_softmax_backward_typical_mistakes(wrong, words):
+    fails_with(checks.check_softmax_backward(wrong), *words)
+
+
+def test_softmax_backward_hint_comes_with_the_learners_exception():
+    result = checks.check_softmax_backward(lambda w, g: w @ g)  # (3, 4) @ (3, 4): no fit
+    fails_with(result, "raised ValueError", "row sum of d_weights * weights")
+
+
+# --- check_loss_gradient -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("wrong", "words"),
+    [
+        (lambda z, a: -np.eye(10)[a], ["probabilities are missing", "softmax(logits)"]),
+        (
+            lambda z, a: -solutions.my_loss_gradient(z, a),
+            ["wrong sign", "the loss falls when the answer's logit rises"],
+        ),
+        (lambda z, a: np.exp(z) - np.eye(10)[a], ["10 logits with answer 3, entry"]),
+        (lambda z, a: reference.softmax_rows([z])[0], ["entry (3,)", "one_hot(answer)"]),
+        (lambda z, a: solutions.my_loss_gradient(z, a)[None], ["shape (1, 10), expected (10,)"]),
+    ],
+)
+def test_loss_gradient_typical_mistakes(wrong, words):
+    fails_with(checks.check_loss_gradient(wrong), *words)
+
+
+# --- check_pick ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def trained():
+    history = lookup.train(lookup.init_params(seed=0), lookup.make_task(4000, seed=0), steps=120)
+    return history.params
+
+
+@pytest.fixture(scope="module")
+def seq():
+    return lookup.make_task(1, seed=12)[0]
+
+
+def test_check_pick_accepts_the_row_maximum_as_position_or_token(trained, seq):
+    row = lookup.attend(trained, seq).weights[-1]  # (n,)
+    top = int(row.argmax())
+    assert top == seq.match  # the trained layer looks at the matching pair
+    for prediction in (top, np.int64(top), seq.tokens[top]):
+        result = checks.check_pick(prediction, trained, seq)
+        passes(result)
+        assert f"{row[top]:.2f} of its weight on {seq.tokens[top]!r}" in result.message
+
+
+def test_check_pick_names_the_weight_of_a_wrong_pick(trained, seq):
+    row = lookup.attend(trained, seq).weights[-1]  # (n,)
+    wrong = (seq.match + 1) % (len(seq.tokens) - 1)
+    result = checks.check_pick(wrong, trained, seq)
+    fails_with(result, f"puts only {row[wrong]:.2f}", "which pair holds the key")
+
+
+@pytest.mark.parametrize(
+    ("prediction", "words"),
+    [
+        (None, "replace None with your prediction"),
+        (..., "replace None with your prediction"),
+        ("zz", "'zz' is not a token of this sequence"),
+        (9, "position 9 is outside 0 to 5"),
+        (-1, "position -1 is outside 0 to 5"),
+        (1.5, "give a position or a token, not 1.5"),
+        (True, "give a position or a token, not True"),
+    ],
+)
+def test_check_pick_bad_predictions(seq, prediction, words):
+    assert len(seq.tokens) == 6  # the messages above name positions 0 to 5
+    fails_with(checks.check_pick(prediction, lookup.init_params(), seq), words)
