@@ -21,6 +21,7 @@ from .core import (
     softmax,
 )
 from .data import Example, MultiHeadExample, toy_example, toy_multi_head
+from .i18n import get_language, set_language
 
 __version__ = "0.1.0"
 
@@ -36,6 +37,7 @@ __all__ = [
     "checks",
     "explain",
     "explorer",
+    "get_language",
     "lookup",
     "multi_head_attention",
     "padding_mask",
@@ -43,6 +45,7 @@ __all__ = [
     "reference",
     "self_attention",
     "self_attention_backward",
+    "set_language",
     "softmax",
     "solutions",
     "stats",

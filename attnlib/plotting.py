@@ -22,6 +22,7 @@ from matplotlib.figure import Figure
 from ._validate import as_matrix
 from .core import Attention
 from .heatmap import KINDS, Heatmap, heatmap, symmetric_limit
+from .i18n import tr
 from .layout import SIZES, Panel, draw_panels
 
 __all__ = [
@@ -152,7 +153,12 @@ def attention_panels(
             f"(length {n_kv}) besides the {n_q} query tokens"
         )
     shape = f"({n_q} × {n_kv})"
-    labels = {"row_labels": tokens, "col_labels": keys, "xlabel": "key j", "ylabel": "query i"}
+    labels = {
+        "row_labels": tokens,
+        "col_labels": keys,
+        "xlabel": tr("key j"),
+        "ylabel": tr("query i"),
+    }
     diagonal = diagonal and key_tokens is None
     return [
         Panel(
@@ -165,7 +171,7 @@ def attention_panels(
         ),
         Panel(
             matrix=att.weights,
-            title=f"weights α = softmax(scores)  {shape}",
+            title=tr("weights α = softmax(scores)  {shape}", shape=shape),
             kind="weights",
             diagonal=diagonal,
             selectable=True,

@@ -1,0 +1,7 @@
+"""Figure titles, axis labels and explorer readouts (plotting, charts, readouts, widgets)."""
+
+MESSAGES = {
+    "key j": "键 j",
+    "query i": "查询 i",
+    "weights α = softmax(scores)  {shape}": "注意力权重 α = softmax(scores)  {shape}",
+}

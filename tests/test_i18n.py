@@ -1,0 +1,84 @@
+"""attnlib.i18n: the language switch, and a Chinese sentence for every tr("...") in the code."""
+
+import ast
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+import attnlib
+from attnlib import i18n
+
+PACKAGE = Path(attnlib.__file__).parent
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    yield
+    attnlib.set_language("en")
+
+
+def test_english_is_the_default_and_the_key():
+    assert attnlib.get_language() == "en"
+    assert i18n.tr("key j") == "key j"
+    assert i18n.tr("an untranslated sentence {n}", n=3) == "an untranslated sentence 3"
+
+
+def test_chinese_on_request_with_placeholders_filled_after_lookup():
+    attnlib.set_language("zh")
+    assert i18n.tr("key j") == "键 j"
+    assert i18n.tr("weights α = softmax(scores)  {shape}", shape="(2 × 2)").endswith("(2 × 2)")
+    assert i18n.tr("a sentence nobody translated") == "a sentence nobody translated"
+
+
+def test_unknown_language_is_refused_naming_the_choices():
+    with pytest.raises(ValueError, match="language must be one of 'en', 'zh', got 'de'"):
+        attnlib.set_language("de")
+    assert attnlib.get_language() == "en"
+
+
+def _tr_calls():
+    """Every literal first argument of tr(...) in attnlib's source, with where it is."""
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        if "locale_" in path.parts[-2]:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "tr"
+                and node.args
+            ):
+                arg = node.args[0]
+                assert isinstance(arg, ast.Constant) and isinstance(arg.value, str), (
+                    f"{path.name}:{node.lineno}: tr() needs a literal sentence, not an expression"
+                )
+                found.append((arg.value, f"{path.name}:{node.lineno}"))
+    return found
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def test_every_sentence_shown_to_a_learner_has_a_chinese_translation():
+    zh = i18n.catalog("zh")
+    missing = sorted({f"{where}: {text!r}" for text, where in _tr_calls() if text not in zh})
+    assert not missing, "no Chinese for:\n" + "\n".join(missing)
+
+
+def test_translations_keep_the_placeholders_and_are_chinese():
+    for english, chinese in i18n.catalog("zh").items():
+        assert _fields(chinese) == _fields(english), (english, chinese)
+        letters = re.sub(r"\{[^}]*\}|[\W\d_]", "", english)
+        if len(letters) >= 4:  # a word or more of English: the translation must hold Chinese
+            assert re.search(r"[\u4e00-\u9fff]", chinese), (english, chinese)
+
+
+def test_no_translation_is_left_unused():
+    used = {text for text, _ in _tr_calls()}
+    unused = sorted(set(i18n.catalog("zh")) - used)
+    assert not unused, f"translations for sentences no longer in the code: {unused}"
