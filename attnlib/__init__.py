@@ -20,10 +20,12 @@ __all__ = [
     "attention",
     "charts",
     "checks",
+    "demo",
     "explorer",
     "plotting",
     "reference",
     "self_attention",
+    "show_error",
     "softmax",
     "solutions",
     "stats",
@@ -33,6 +35,7 @@ __all__ = [
 
 # name -> module that defines it; loaded on first access (PEP 562)
 _LAZY_MODULES = {"charts", "checks", "plotting", "solutions", "stats", "widgets"}
+_LAZY_MODULES.add("demo")
 _LAZY_NAMES = {
     "explorer": "widgets",
     "AttentionExplorer": "widgets",
@@ -40,6 +43,7 @@ _LAZY_NAMES = {
     "qkv_explorer": "widgets",
     "scaling_explorer": "widgets",
     "plot_attention": "plotting",
+    "show_error": "demo",
 }
 
 
