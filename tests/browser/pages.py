@@ -14,17 +14,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# Console errors that are not the project's and say nothing about it. Keep this
-# tiny; every entry needs its reason.
-BENIGN_CONSOLE = [
-    # Voilà 0.5's own page template (templates/lab/index.html.j2) links Font Awesome's
-    # CSS from a CDN; the tests block every request that leaves 127.0.0.1, and Voilà
-    # bundles the same icons in its JavaScript, so the page looks the same.
-    re.compile(
-        r"^console\.error: Failed to load resource: net::ERR_\w+ "
-        r"\(https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@"
-    ),
-]
+# What a page may load: this machine, and what the page makes itself. Anything else
+# is blocked and reported; there is no allow-list.
+LOCAL = ("http://127.0.0.1:", "ws://127.0.0.1:", "blob:", "data:", "about:")
 
 # A widget that the front end could not render shows its Python repr as text
 # (checked in text/plain results and displays, not in print() output).
@@ -41,23 +33,35 @@ WIDGET_FAILED = re.compile(
 
 
 @dataclass
-class Console:
-    """Browser console errors and uncaught page errors, collected from the start."""
+class Tab:
+    """A browser page and what it did that it should not, collected from its first
+    request: console errors, uncaught errors, requests that left this machine."""
 
-    messages: list[str] = field(default_factory=list)
+    page: object
+    console: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
 
-    def attach(self, page) -> None:
-        page.on(
+    def watch(self, context) -> None:
+        """Listen to the page and block (and note) requests that leave 127.0.0.1."""
+        self.page.on(
             "console",
             lambda m: (
                 m.type == "error"
-                and self.messages.append(f"console.error: {m.text} ({m.location.get('url', '')})")
+                and self.console.append(f"console.error: {m.text} ({m.location.get('url', '')})")
             ),
         )
-        page.on("pageerror", lambda e: self.messages.append(f"uncaught: {e}"))
+        self.page.on("pageerror", lambda e: self.console.append(f"uncaught: {e}"))
+
+        def block(route):
+            self.outside.append(route.request.url)
+            route.abort()
+
+        context.route(lambda url: not url.startswith(LOCAL), block)
 
     def problems(self) -> list[str]:
-        return [m for m in self.messages if not any(b.search(m) for b in BENIGN_CONSOLE)]
+        return self.console + [
+            f"a request off this machine (blocked): {url}" for url in sorted(set(self.outside))
+        ]
 
 
 # --------------------------------------------------------------------------- JupyterLab
@@ -121,14 +125,24 @@ def _where(i: int, cell: dict) -> str:
     return f"cell {i + 1} ({first[:60]!r})"
 
 
-def open_notebook(page, lab, name: str, n_cells: int, timeout_s: float = 60) -> None:
-    """Open with ?reset (no earlier workspace); wait for all cells and a kernel
+def notebook_url(server, name: str, app: str = "lab") -> str:
+    """Where a learner opens `name`: JupyterLab (with ?reset: no earlier workspace)
+    or Notebook 7."""
+    if app == "lab":
+        return f"{server.url}/lab/tree/{name}?reset&token={server.token}"
+    return f"{server.url}/notebooks/{name}?token={server.token}"
+
+
+def open_notebook(
+    page, server, name: str, n_cells: int, app: str = "lab", timeout_s: float = 60
+) -> None:
+    """Open `name` in JupyterLab or Notebook 7; wait for all cells and a kernel
     that the server reports idle (the page says "idle" before it has one)."""
-    page.goto(f"{lab.url}/lab/tree/{name}?reset&token={lab.token}", timeout=timeout_s * 1000)
+    page.goto(notebook_url(server, name, app), timeout=timeout_s * 1000)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         state = page.evaluate(_CELL_STATE_JS, _NB)
-        sessions = [s for s in lab.api("GET", "/api/sessions") if s.get("path") == name]
+        sessions = [s for s in server.api("GET", "/api/sessions") if s.get("path") == name]
         if state and state["dialog"]:
             raise AssertionError(f"a dialog blocks {name}: {state['dialog']!r}")
         if (
@@ -218,10 +232,9 @@ def output_problems(page, cells: list[dict]) -> list[str]:
     outs = page.evaluate(_CELL_OUTPUTS_JS, _NB)
     for i, (cell, out) in enumerate(zip(cells, outs, strict=True)):
         where = _where(i, cell)
-        if "raises-exception" not in cell["tags"]:
-            for text in out["stderr"] + out["error"]:
-                kind = "error" if re.search(r"Traceback|\w+(Error|Exception)\b", text) else "stderr"
-                problems.append(f"{where}: {kind} output:\n{_tail(text)}")
+        for text in out["stderr"] + out["error"]:  # none excused: no cell may raise
+            kind = "error" if re.search(r"Traceback|\w+(Error|Exception)\b", text) else "stderr"
+            problems.append(f"{where}: {kind} output:\n{_tail(text)}")
         for text in out["text"]:
             if WIDGET_AS_TEXT.search(text):
                 problems.append(f"{where}: a widget shown as text: {text.strip()[:120]!r}")
@@ -236,9 +249,9 @@ def _tail(text: str, lines: int = 8) -> str:
     return "\n".join("    " + ln for ln in text.strip().splitlines()[-lines:])
 
 
-def shut_down_kernels(lab) -> None:
-    for session in lab.api("GET", "/api/sessions"):
-        lab.request("DELETE", f"/api/sessions/{session['id']}")
+def shut_down_kernels(server) -> None:
+    for session in server.api("GET", "/api/sessions"):
+        server.request("DELETE", f"/api/sessions/{session['id']}")
 
 
 # --------------------------------------------------------------------------- explorers
