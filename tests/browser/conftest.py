@@ -152,27 +152,17 @@ def notebook7_tab(notebook7, new_context):
 # --------------------------------------------------------------------------- report
 
 
-def pytest_runtest_logreport(report):
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
     """One line per notebook as the browser tests go (what record_property holds)."""
-    if report.when != "call" or "browser/" not in report.nodeid.replace(os.sep, "/"):
-        return
-    for key, value in report.user_properties:
-        if key == "summary":
-            _write_line(f"{'ok  ' if report.passed else 'FAIL'} {value}")
-
-
-_terminal = None
-
-
-def pytest_configure(config):
-    global _terminal
-    _terminal = config.pluginmanager.get_plugin("terminalreporter")
-
-
-def _write_line(line: str) -> None:
-    if _terminal is not None:
-        _terminal.ensure_newline()
-        _terminal.write_line(line)
+    report = yield
+    terminal = item.config.pluginmanager.get_plugin("terminalreporter")
+    if report.when == "call" and terminal is not None:
+        for key, value in item.user_properties:
+            if key == "summary":
+                terminal.ensure_newline()
+                terminal.write_line(f"{'ok  ' if report.passed else 'FAIL'} {value}")
+    return report
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -40,7 +40,9 @@ def run_notebook(
     facts = {"run_s": time.perf_counter() - started, "explorers": 0, "sliders": 0, "moves": 0}
     problems += pages.output_problems(page, cells)
     if not any(p.startswith(("not finished", "a dialog")) for p in problems):
-        found, counts = pages.check_explorers(page, timeout_ms=timeout_ms)
+        # Notebook 7 takes the arrow keys for its own cursor even on a focused slider
+        # (they move to the next heading): there, sliders are dragged with the mouse
+        found, counts = pages.check_explorers(page, timeout_ms=timeout_ms, drag=app == "notebook")
         problems += found
         facts.update(counts)
         # a redraw that raises shows its traceback in the explorer, under the picture
@@ -58,7 +60,8 @@ def run_notebook(
     news = NEWS_PROMPT.search(page.evaluate("() => document.body.innerText"))
     if news:
         problems.append(f"a pop-up asks about {news.group(0)!r}")
-    problems += tab.problems()
+    excused = pages.NOTEBOOK7_OWN_ERRORS if app == "notebook" else []
+    problems += [p for p in tab.problems() if not any(e.search(p) for e in excused)]
     facts["total_s"] = time.perf_counter() - started
     return problems, facts
 
