@@ -38,14 +38,17 @@ bench: $(VENV)/.installed-test
 # The classroom page: the explorers, large, without code (Voila), on this machine only.
 PRESENT_PORT ?= 8866
 # --template=offline (jupyter/voila/templates/offline): Voila's page without its CDN
-# links, so that it works in a room without internet. `jupyter trust` signs the
-# classroom notebook in your own signature store (the file does not change): you
-# chose to serve it, so Voila does not warn that it is "not trusted".
+# links, so that it works in a room without internet. Notebook 7's JupyterLab
+# extension cannot load outside JupyterLab: left out (it logged an error on the page).
+# `jupyter trust` signs the classroom notebook in your own signature store (the file
+# does not change): you chose to serve it, so Voila does not warn "not trusted".
+VOILA_FLAGS := --theme=light --template=offline \
+    --VoilaConfiguration.extension_denylist=@jupyter-notebook/lab-extension
 present: $(VENV)/.installed-notebook
 	@$(BIN)/jupyter trust notebooks/classroom.ipynb >/dev/null
 	@echo "Classroom page: http://127.0.0.1:$(PRESENT_PORT)/  (Ctrl-C stops it)"
 	JUPYTER_PATH=$(CURDIR)/jupyter $(BIN)/voila notebooks/classroom.ipynb --no-browser \
-	    --Voila.ip=127.0.0.1 --port=$(PRESENT_PORT) --theme=light --template=offline $(PRESENT_ARGS)
+	    --Voila.ip=127.0.0.1 --port=$(PRESENT_PORT) $(VOILA_FLAGS) $(PRESENT_ARGS)
 
 # The library's tests against the oldest numpy, matplotlib and ipywidgets we claim to
 # support (the lower bounds in pyproject.toml), in a venv of their own.

@@ -34,6 +34,12 @@ PROJECT_JUPYTER = REPO / "jupyter"
 LAB_SETTINGS = PROJECT_JUPYTER / "lab" / "settings"
 # The same server flags as the Makefile's JUPYTER_FLAGS (notebook_shim off).
 SERVER_FLAGS = ["--ServerApp.jpserver_extensions=notebook_shim=False"]
+# ... and as its VOILA_FLAGS for `make present`
+VOILA_FLAGS = [
+    "--theme=light",
+    "--template=offline",
+    "--VoilaConfiguration.extension_denylist=@jupyter-notebook/lab-extension",
+]
 
 # Chromium flags for a closed network and for running as root in a container.
 CHROMIUM_ARGS = [
@@ -276,8 +282,7 @@ def start_voila(notebook: Path, home: Path, log: Path, extra: Sequence[str] = ()
     port = free_port()
     argv = [
         str(bin_dir / "voila"), str(notebook), "--no-browser", "--Voila.ip=127.0.0.1",
-        f"--port={port}", "--Voila.port_retries=0", "--theme=light", "--template=offline",
-        *extra,
+        f"--port={port}", "--Voila.port_retries=0", *VOILA_FLAGS, *extra,
     ]  # fmt: skip
     server = Server("voila", argv, env, notebook.parent, port, "", log)
     # Voilà has no status API and GET / would run the notebook: any answer from
