@@ -24,8 +24,11 @@ lab: $(VENV)/.installed-notebook
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks \
 	    --LabApp.app_settings_dir=$(CURDIR)/jupyter/lab/settings $(JUPYTER_FLAGS) $(LAB_ARGS)
 
+# pytest-xdist: one worker per core (PYTEST_WORKERS=1 for one process); a file's
+# tests stay together, so each browser file starts its server once.
+PYTEST_WORKERS ?= auto
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Re-execute every notebook in place from a fresh kernel (after a change to attnlib).
 notebooks: $(VENV)/.installed-test

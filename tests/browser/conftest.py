@@ -11,7 +11,6 @@ Jupyter settings (jupyter/), as `make lab` and `make present` do.
 
 from __future__ import annotations
 
-import os
 import shutil
 from contextlib import contextmanager
 from pathlib import Path
@@ -147,31 +146,3 @@ def lab_tab(lab, new_context):
 @pytest.fixture
 def notebook7_tab(notebook7, new_context):
     yield from _tab_on(notebook7, new_context)
-
-
-# --------------------------------------------------------------------------- report
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item, call):
-    """One line per notebook as the browser tests go (what record_property holds)."""
-    report = yield
-    terminal = item.config.pluginmanager.get_plugin("terminalreporter")
-    if report.when == "call" and terminal is not None:
-        for key, value in item.user_properties:
-            if key == "summary":
-                terminal.ensure_newline()
-                terminal.write_line(f"{'ok  ' if report.passed else 'FAIL'} {value}")
-    return report
-
-
-def pytest_terminal_summary(terminalreporter):
-    """The browser tests' total time (setup, calls and teardown)."""
-    total = sum(
-        getattr(rep, "duration", 0.0)
-        for reports in terminalreporter.stats.values()
-        for rep in reports
-        if "browser/" in getattr(rep, "nodeid", "").replace(os.sep, "/")
-    )
-    if total:
-        terminalreporter.write_line(f"browser tests took {total:.1f} s (setup, calls and teardown)")

@@ -1,5 +1,5 @@
-"""Every notebook, run in JupyterLab and in Notebook 7 in headless Chromium as a
-learner would run it.
+"""Every notebook, run in JupyterLab in headless Chromium as a learner would run it
+(run_notebook serves Notebook 7 too: test_notebook7.py).
 
 Run > Run All Cells from the menu; then no error output, no widget shown as text,
 no browser console error, no request off this machine, no news pop-up; every
@@ -82,13 +82,6 @@ def test_notebook_in_lab(lab, lab_tab, lab_root, name, record_property):
     problems, facts = run_notebook(lab_tab, lab, lab_root, name)
     record_property("summary", summary("JupyterLab", name, facts))
     assert not problems, report(problems, f"{name} in JupyterLab")
-
-
-@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
-def test_notebook_in_notebook7(notebook7, notebook7_tab, notebook7_root, name, record_property):
-    problems, facts = run_notebook(notebook7_tab, notebook7, notebook7_root, name, app="notebook")
-    record_property("summary", summary("Notebook 7", name, facts))
-    assert not problems, report(problems, f"{name} in Notebook 7")
 
 
 # What the keypress test asserts, printed beside the figure. Generous on purpose: a
