@@ -13,11 +13,22 @@ PYTEST_ARGS ?=
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-lab: $(VENV)/.installed-notebook
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
+# Project-level settings, not the user's: jupyter/lab/settings/overrides.json turns
+# JupyterLab's news and update checks off (no "Jupyter news?" pop-up, no request to
+# the internet). notebook_shim only serves old notebook-server extensions (none
+# here), and its start-up walk over every server setting is what printed the
+# ServerApp.token deprecation warning.
+JUPYTER_FLAGS := --ServerApp.jpserver_extensions=notebook_shim=False $(ROOT_FLAG)
 
+lab: $(VENV)/.installed-notebook
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks \
+	    --LabApp.app_settings_dir=$(CURDIR)/jupyter/lab/settings $(JUPYTER_FLAGS) $(LAB_ARGS)
+
+# pytest-xdist: one worker per core (PYTEST_WORKERS=1 for one process); a file's
+# tests stay together, so each browser file starts its server once.
+PYTEST_WORKERS ?= auto
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Re-execute every notebook in place from a fresh kernel (after a change to attnlib).
 notebooks: $(VENV)/.installed-test
@@ -29,10 +40,18 @@ bench: $(VENV)/.installed-test
 
 # The classroom page: the explorers, large, without code (Voila), on this machine only.
 PRESENT_PORT ?= 8866
+# --template=offline (jupyter/voila/templates/offline): Voila's page without its CDN
+# links, so that it works in a room without internet. Notebook 7's JupyterLab
+# extension cannot load outside JupyterLab: left out (it logged an error on the page).
+# `jupyter trust` signs the classroom notebook in your own signature store (the file
+# does not change): you chose to serve it, so Voila does not warn "not trusted".
+VOILA_FLAGS := --theme=light --template=offline \
+    --VoilaConfiguration.extension_denylist=@jupyter-notebook/lab-extension
 present: $(VENV)/.installed-notebook
+	@$(BIN)/jupyter trust notebooks/classroom.ipynb >/dev/null
 	@echo "Classroom page: http://127.0.0.1:$(PRESENT_PORT)/  (Ctrl-C stops it)"
-	$(BIN)/voila notebooks/classroom.ipynb --no-browser --Voila.ip=127.0.0.1 \
-	    --port=$(PRESENT_PORT) --theme=light $(PRESENT_ARGS)
+	JUPYTER_PATH=$(CURDIR)/jupyter $(BIN)/voila notebooks/classroom.ipynb --no-browser \
+	    --Voila.ip=127.0.0.1 --port=$(PRESENT_PORT) $(VOILA_FLAGS) $(PRESENT_ARGS)
 
 # The library's tests against the oldest numpy, matplotlib and ipywidgets we claim to
 # support (the lower bounds in pyproject.toml), in a venv of their own.
@@ -50,19 +69,23 @@ test-oldest: requirements/oldest.txt
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 
+# One line per install step (pip itself stays quiet), with the time it took.
+WITH_TEST_TOOLS := .[notebook,test]
+STEP = @echo "make: $(1)" && start=$$(date +%s) && $(2) && echo "make:   done in $$(( $$(date +%s) - start )) s"
+
 $(VENV)/.created:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "attnlib needs Python 3.10 or newer; this is " + sys.version.split()[0] + ". Run: make PYTHON=python3.11 ...")'
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	touch $@
+	$(call STEP,creating $(VENV) with $(PYTHON),$(PYTHON) -m venv $(VENV))
+	$(call STEP,upgrading pip in $(VENV),$(BIN)/python -m pip install --quiet --upgrade pip)
+	@touch $@
 
 $(VENV)/.installed-notebook: pyproject.toml $(VENV)/.created
-	$(BIN)/python -m pip install --quiet -e '.[notebook]'
-	touch $@
+	$(call STEP,installing attnlib with JupyterLab / Notebook / Voila into $(VENV) (first time: a minute or two),$(BIN)/python -m pip install --quiet -e '.[notebook]')
+	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.created
-	$(BIN)/python -m pip install --quiet -e '.[notebook,test]'
-	touch $@ $(VENV)/.installed-notebook
+	$(call STEP,installing attnlib with JupyterLab / Notebook / Voila and the test tools into $(VENV) (first time: a minute or two),$(BIN)/python -m pip install --quiet -e '$(WITH_TEST_TOOLS)')
+	@touch $@ $(VENV)/.installed-notebook
 
 clean:
 	rm -rf $(VENV) $(OLDEST) test-artifacts build *.egg-info

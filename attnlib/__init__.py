@@ -35,6 +35,7 @@ __all__ = [
     "causal_mask",
     "charts",
     "checks",
+    "demo",
     "explain",
     "explorer",
     "get_language",
@@ -46,6 +47,7 @@ __all__ = [
     "self_attention",
     "self_attention_backward",
     "set_language",
+    "show_error",
     "softmax",
     "solutions",
     "stats",
@@ -57,6 +59,7 @@ __all__ = [
 # name -> module that defines it; loaded on first access (PEP 562)
 _LAZY_MODULES = {"charts", "checks", "lookup", "plotting", "solutions", "stats", "widgets"}
 _LAZY_MODULES |= {"heatmap", "layout", "readouts", "views"}  # the picture half's parts
+_LAZY_MODULES.add("demo")
 _LAZY_NAMES = {
     "explain": "explanation",
     "Explanation": "explanation",
@@ -66,6 +69,7 @@ _LAZY_NAMES = {
     "qkv_explorer": "widgets",
     "scaling_explorer": "widgets",
     "plot_attention": "plotting",
+    "show_error": "demo",
 }
 
 

@@ -10,6 +10,7 @@ usage message and exit code 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -58,15 +59,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--out",
-        type=Path,
-        default=Path("attention.png"),
+        default="attention.png",
         help="file to write; .png, .pdf or .svg (default attention.png)",
     )
     return parser
 
 
+def _fail(message: str) -> int:
+    """One line on stderr and exit code 2, as argparse does for bad arguments."""
+    print(f"python -m attnlib: error: {message}", file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns 0 on success (argparse exits with 2 on bad arguments).
+    """Run the command line; returns 0 on success, 2 when --out cannot be written
+    (argparse exits with 2 on other bad arguments).
 
     Examples
     --------
@@ -78,18 +85,30 @@ def main(argv: list[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
-    suffix = args.out.suffix.lower().lstrip(".")
+    out = Path(args.out)
+    if args.out.endswith(("/", os.sep)) or out.is_dir():
+        return _fail(
+            f"--out {args.out!r} is a folder; give a file name, e.g. {str(out / 'attention.png')!r}"
+        )
+    suffix = out.suffix.lower().lstrip(".")
     if suffix not in {"png", "pdf", "svg"}:
-        parser.error(f"--out must end in .png, .pdf or .svg, got {str(args.out)!r}")
-    if not args.out.parent.is_dir():
-        parser.error(f"--out: folder {str(args.out.parent)!r} does not exist")
+        parser.error(f"--out must end in .png, .pdf or .svg, got {args.out!r}")
+    if not out.parent.is_dir():
+        parser.error(f"--out: folder {str(out.parent)!r} does not exist")
+    if not os.access(out.parent, os.W_OK):
+        return _fail(
+            f"--out: cannot write {args.out!r}: no permission to write in {str(out.parent)!r}"
+        )
 
     from .plotting import plot_attention  # matplotlib only once the arguments are good
 
     example = toy_example(args.n, d=args.d, d_k=args.d_k, seed=args.seed)
     figure = plot_attention(self_attention(*example[1:]), example.tokens, size=args.size)
-    figure.savefig(args.out, format=suffix)
-    print(f"wrote {args.out} (n = {args.n}, d = {args.d}, d_k = {args.d_k}, seed = {args.seed})")
+    try:
+        figure.savefig(out, format=suffix)
+    except OSError as err:  # read-only disk, full disk, a special file system, ...
+        return _fail(f"--out: cannot write {args.out!r}: {err.strerror or err}")
+    print(f"wrote {out} (n = {args.n}, d = {args.d}, d_k = {args.d_k}, seed = {args.seed})")
     return 0
 
 

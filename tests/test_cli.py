@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -67,3 +70,46 @@ def test_python_dash_m(tmp_path):
         text=True,
     )
     assert bad.returncode == 2 and "usage:" in bad.stderr
+
+
+@pytest.mark.parametrize("folder", ["pictures/", "pictures"])
+def test_a_folder_for_out_is_one_line_and_exit_2(folder, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pictures").mkdir()
+    assert main(["--out", folder]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err  # one line, no usage, no traceback
+    assert f"--out {folder!r} is a folder" in err and "pictures/attention.png" in err
+    assert list((tmp_path / "pictures").iterdir()) == []
+
+
+def test_a_folder_without_write_permission_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    # as root every folder is writable, so the permission is taken away here
+    monkeypatch.setattr("attnlib.__main__.os.access", lambda path, mode: False)
+    assert main(["--out", str(tmp_path / "a.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write" in err and "no permission" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+def test_a_place_that_refuses_the_file_is_one_line_and_exit_2(capsys):
+    # /proc passes the folder checks (it exists, root may write there) but refuses new files
+    assert main(["--n", "3", "--out", "/proc/attnlib-test.png"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write '/proc/attnlib-test.png'" in err, err
+
+
+def test_readme_example_output_is_ignored_by_git():
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    outs = re.findall(r"python -m attnlib .*--out (\S+)", readme)
+    assert outs, "the README shows no `python -m attnlib ... --out` example"
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    ignored = subprocess.run(
+        ["git", "check-ignore", "--no-index", *outs], cwd=root, capture_output=True, text=True
+    )
+    assert sorted(ignored.stdout.split()) == sorted(outs), (
+        f"README writes {outs}; .gitignore covers only {ignored.stdout.split()}"
+    )

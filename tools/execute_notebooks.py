@@ -5,7 +5,8 @@
 
 Run it (or `make notebooks`) after changing attnlib, so that the stored
 outputs, which nbval compares on every test run, match the code again.
-Cells tagged `raises-exception` may raise; any other error stops the run.
+No cell may raise: an error stops the run (a lesson shows an error on purpose
+with attnlib.show_error, so that papermill and nbconvert run to the end too).
 
 Explorer outputs are stored as their PNG snapshot and short text only: the
 live-widget part of the output (and the widget state) is dropped, because

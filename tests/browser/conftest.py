@@ -1,26 +1,26 @@
-"""Fixtures for the browser tests: one JupyterLab server and one headless Chromium
-for the whole session, a fresh page per test, screenshots of failures.
+"""Fixtures for the browser tests: pytest-playwright's browser and contexts (a
+screenshot of every failed page goes to test-artifacts/playwright/), one JupyterLab
+and one Notebook 7 server for the whole session, a fresh page per test.
 
 The servers run from this interpreter's environment (the project's .venv under
 `make test`) with their config, data, runtime and settings folders in a temporary
 directory, on a temporary copy of notebooks/, so that the tests neither read a
-user's settings nor change the repo's notebooks.
+user's settings nor change the repo's notebooks. They use the project's own
+Jupyter settings (jupyter/), as `make lab` and `make present` do.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from . import servers
-from .pages import Console
+from .pages import Tab
 
-_REPORT = pytest.StashKey[dict]()
 ARTIFACTS = servers.ARTIFACTS
-LOCAL = ("http://127.0.0.1:", "ws://127.0.0.1:", "blob:", "data:", "about:")
 
 
 def skip_or_fail(reason: str):
@@ -30,18 +30,6 @@ def skip_or_fail(reason: str):
     pytest.skip(reason)
 
 
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_makereport(item, call):
-    report = yield
-    item.stash.setdefault(_REPORT, {})[report.when] = report
-    return report
-
-
-def failed(request) -> bool:
-    reports = request.node.stash.get(_REPORT, {})
-    return any(r.failed for r in reports.values())
-
-
 def artifact(name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS / name
@@ -49,57 +37,44 @@ def artifact(name: str) -> Path:
 
 # --------------------------------------------------------------------------- browser
 
+try:
+    import pytest_playwright  # noqa: F401  (its fixtures: browser, new_context, ...)
+except ImportError:
 
-@pytest.fixture(scope="session")
-def browser():
-    for old in ARTIFACTS.glob("FAILED-*.png"):  # only this run's failures stay
-        old.unlink()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        skip_or_fail("playwright is not installed: pip install -e '.[test]'")
-    with sync_playwright() as playwright:
-        chromium, description = servers.launch_chromium(playwright)
+    @pytest.fixture(scope="session")
+    def browser():
+        skip_or_fail("pytest-playwright is not installed: pip install -e '.[test]'")
+
+    @pytest.fixture
+    def new_context(browser):
+        return None
+
+else:
+
+    @pytest.fixture(scope="session")
+    def browser_type_launch_args(browser_type_launch_args, browser_type):
+        """pytest-playwright's launch options plus ours: which Chromium, and flags."""
+        chromium = servers.choose_chromium(browser_type.executable_path)
         if chromium is None:
-            skip_or_fail(description)
-        chromium.description = description
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+            skip_or_fail(servers.no_chromium_reason())
+        options = {**browser_type_launch_args, "args": servers.launch_args(), "timeout": 30_000}
+        if chromium.executable:
+            options["executable_path"] = chromium.executable
+        return options
 
 
-def new_page(browser, request, width=1280, height=900):
-    """A page in its own context (used by test_voila.py too), with its console
-    collected from the first request."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+def open_tab(new_context, width: int = 1280, height: int = 900) -> Tab:
+    """A page in a context of its own, watched from its first request: console
+    errors, uncaught errors, and requests that leave this machine (blocked, so
+    that a machine with internet behaves like a classroom without)."""
+    context = new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(30_000)
-    # The tests run on a closed network: requests that leave this machine are
-    # blocked here (so a machine with internet behaves the same) and listed.
-    context.outside = []
-
-    def block(route):
-        context.outside.append(route.request.url)
-        route.abort()
-
-    context.route(lambda url: not url.startswith(LOCAL), block)
-    page = context.new_page()
-    page.console = Console()
-    page.console.attach(page)
-    return context, page
+    tab = Tab(context.new_page())
+    tab.watch(context)
+    return tab
 
 
-def close_page(context, page, request) -> None:
-    if failed(request):
-        name = request.node.name.replace("/", "_").replace("[", "-").rstrip("]")
-        try:
-            page.screenshot(path=artifact(f"FAILED-{name}.png"), full_page=True)
-        except Exception as err:
-            print(f"could not save a screenshot: {err}")
-    context.close()
-
-
-# --------------------------------------------------------------------------- JupyterLab
+# --------------------------------------------------------------------------- servers
 
 
 @pytest.fixture(scope="session")
@@ -114,52 +89,60 @@ def lab_root(tmp_path_factory) -> Path:
     return root
 
 
-@pytest.fixture(scope="session")
-def lab(browser, lab_root, tmp_path_factory):
-    home = tmp_path_factory.mktemp("lab-home")
-    server = servers.start_lab(lab_root, home, artifact("jupyter-lab.log"))
+@contextmanager
+def _serving(app: str, root: Path, tmp_path_factory):
+    home = tmp_path_factory.mktemp(f"{app}-home")
+    server = servers.start_jupyter(app, root, home, artifact(f"jupyter-{app}.log"))
     try:
         yield server
     finally:
         leftovers = server.stop(graceful="/api/shutdown")
         if leftovers:
-            print(f"jupyter lab: killed {len(leftovers)} process(es) left after shutdown")
+            print(f"jupyter {app}: killed {len(leftovers)} process(es) left after shutdown")
 
 
-@pytest.fixture
-def lab_page(browser, lab, request):
-    """A page for one notebook; its kernels are shut down afterwards, so that the
+@pytest.fixture(scope="session")
+def lab(browser, lab_root, tmp_path_factory):
+    with _serving("lab", lab_root, tmp_path_factory) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def notebook7_root(tmp_path_factory) -> Path:
+    """Notebook 7's own copy of notebooks/."""
+    root = tmp_path_factory.mktemp("notebook7") / "notebooks"
+    shutil.copytree(
+        servers.NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
+    )
+    return root
+
+
+@pytest.fixture(scope="session")
+def notebook7(browser, notebook7_root, tmp_path_factory):
+    with _serving("notebook", notebook7_root, tmp_path_factory) as server:
+        yield server
+
+
+def _tab_on(server, new_context):
+    """A tab for one notebook; its kernels are shut down afterwards, so that the
     next notebook gets the machine's two cores to itself."""
-    context, page = new_page(browser, request)
-    yield page
-    close_page(context, page, request)
-    lab.remember_children()
+    tab = open_tab(new_context)
+    yield tab
+    tab.page.context.close()  # pytest-playwright screenshots it first if the test failed
+    server.remember_children()
     try:
         from .pages import shut_down_kernels
 
-        shut_down_kernels(lab)
+        shut_down_kernels(server)
     except Exception as err:
         print(f"could not shut kernels down: {err}")
 
 
-# --------------------------------------------------------------------------- report
+@pytest.fixture
+def lab_tab(lab, new_context):
+    yield from _tab_on(lab, new_context)
 
 
-def pytest_terminal_summary(terminalreporter):
-    """One line per figure that the browser tests measured (record_property)."""
-    lines, total = [], 0.0
-    for reports in terminalreporter.stats.values():
-        for rep in reports:
-            nodeid = getattr(rep, "nodeid", "")
-            if "browser/" not in nodeid.replace(os.sep, "/"):
-                continue
-            total += getattr(rep, "duration", 0.0)
-            if getattr(rep, "when", None) == "call":
-                for key, value in getattr(rep, "user_properties", []):
-                    if key == "summary":
-                        lines.append(value)
-    if lines or total:
-        terminalreporter.section("browser tests")
-        for line in lines:
-            terminalreporter.write_line(line)
-        terminalreporter.write_line(f"browser tests took {total:.1f} s (setup, calls and teardown)")
+@pytest.fixture
+def notebook7_tab(notebook7, new_context):
+    yield from _tab_on(notebook7, new_context)

@@ -95,6 +95,9 @@ def fixture_broken(path: Path) -> Path:
             # the front end logs an error (JupyterLab runs JavaScript in trusted outputs)
             "from IPython.display import Javascript\n"
             "display(Javascript(\"console.error('deliberate console error for the detector')\"))",
+            # a picture from the internet (the page must not ask anything off this machine)
+            "from IPython.display import HTML\n"
+            'display(HTML(\'<img src="https://example.invalid/pixel.png" alt="offline?">\'))',
             "raise ValueError('deliberate error for the detector')",
         ],
     )

@@ -1,7 +1,9 @@
-"""Start and stop the servers (JupyterLab, Voilà) and the browser the tests drive.
+"""Start and stop the servers the browser tests drive (JupyterLab, Notebook 7, Voilà)
+and choose the Chromium they run in.
 
-Nothing here is a test: conftest.py turns these helpers into fixtures, shared by
-test_lab.py and test_voila.py.
+Nothing here is a test: conftest.py turns these helpers into fixtures. The browser
+itself, its contexts and pages come from pytest-playwright; the process tree of a
+server (its kernels) from psutil.
 """
 
 from __future__ import annotations
@@ -19,10 +21,25 @@ import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
+
+import psutil
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 ARTIFACTS = REPO / "test-artifacts"
+# Project-level Jupyter files that `make lab` and `make present` use too: Lab's
+# settings overrides (no news, no update check) and Voilà's offline template.
+PROJECT_JUPYTER = REPO / "jupyter"
+LAB_SETTINGS = PROJECT_JUPYTER / "lab" / "settings"
+# The same server flags as the Makefile's JUPYTER_FLAGS (notebook_shim off).
+SERVER_FLAGS = ["--ServerApp.jpserver_extensions=notebook_shim=False"]
+# ... and as its VOILA_FLAGS for `make present`
+VOILA_FLAGS = [
+    "--theme=light",
+    "--template=offline",
+    "--VoilaConfiguration.extension_denylist=@jupyter-notebook/lab-extension",
+]
 
 # Chromium flags for a closed network and for running as root in a container.
 CHROMIUM_ARGS = [
@@ -84,41 +101,11 @@ def isolated_env(home: Path) -> dict[str, str]:
     return env
 
 
-def _children() -> dict[int, list[int]]:
-    """ppid -> [pid] for every process (Linux /proc)."""
-    tree: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        # the command name is in parentheses and may contain spaces
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        tree.setdefault(ppid, []).append(int(entry))
-    return tree
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below `pid` (kernels run in sessions of their own, so
-    a process-group kill alone would miss them)."""
-    tree, found, todo = _children(), [], [pid]
-    while todo:
-        for child in tree.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """True while `pid` runs (a zombie counts as gone)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:  # a zombie is dead for our purposes
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
         return False
 
 
@@ -164,7 +151,7 @@ class Server:
             start_new_session=True,
             preexec_fn=_die_with_parent,
         )
-        self._known: set[int] = set()
+        self._known: dict[int, psutil.Process] = {}
 
     # -- REST
     def request(self, method: str, path: str, timeout: float = 10) -> tuple[int, bytes]:
@@ -206,9 +193,14 @@ class Server:
         raise RuntimeError(f"{self.name} not ready after {timeout:.0f} s:\n" + self.log_tail())
 
     def remember_children(self) -> None:
-        """Note the current process tree (kernels), so stop() can reap them."""
-        if self.proc.poll() is None:
-            self._known.update(descendants(self.proc.pid))
+        """Note the current process tree (kernels), so stop() can reap them even
+        after the server itself has gone (kernels start sessions of their own,
+        so a process-group signal alone misses them)."""
+        try:
+            children = psutil.Process(self.proc.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return
+        self._known.update((child.pid, child) for child in children)
 
     def stop(self, graceful: str | None = None, timeout: float = 10) -> list[int]:
         """Stop the server and every process it started; return pids that needed SIGKILL."""
@@ -216,12 +208,8 @@ class Server:
         if self.proc.poll() is None and graceful:
             try:  # lets the server shut its kernels down cleanly
                 self.request("POST", graceful, timeout=5)
-            except (OSError, urllib.error.URLError):
-                pass
-        if self.proc.poll() is None:
-            try:
-                self.proc.wait(timeout=timeout if graceful else 0.1)
-            except subprocess.TimeoutExpired:
+                self.proc.wait(timeout=timeout)
+            except (OSError, urllib.error.URLError, subprocess.TimeoutExpired):
                 pass
         if self.proc.poll() is None:
             self.remember_children()
@@ -233,93 +221,69 @@ class Server:
                 self.proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 pass
+        # psutil.Process objects remember their start time: a pid reused by an
+        # unrelated process since is not touched
+        processes = [p for p in self._known.values() if p.is_running()]
+        _, left = psutil.wait_procs(processes, timeout=0.5 if graceful else 0.1)
+        if self.proc.poll() is None:
+            left.append(psutil.Process(self.proc.pid))
         killed = []
-        for pid in [self.proc.pid, *sorted(self._known)]:
-            if _alive(pid):
-                killed.append(pid)
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        for process in left:
+            try:
+                process.kill()
+                killed.append(process.pid)
+            except psutil.NoSuchProcess:
+                pass
+        psutil.wait_procs(left, timeout=5)
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        deadline = time.monotonic() + 5  # SIGKILL is delivered asynchronously
-        while any(_alive(pid) for pid in killed) and time.monotonic() < deadline:
-            time.sleep(0.05)
         self._log.close()
         return killed
 
 
-def lab_settings(home: Path) -> dict[str, Path]:
-    """Settings for JupyterLab under `home`: user settings, workspaces and app
-    overrides. The overrides switch news and update checks off (no requests to
-    the internet, no toast over the notebook)."""
-    dirs = {
-        name: home / name for name in ("lab-user-settings", "lab-workspaces", "lab-app-settings")
-    }
-    for path in dirs.values():
-        path.mkdir(parents=True, exist_ok=True)
-    overrides = {
-        "@jupyterlab/apputils-extension:notification": {
-            "checkForUpdates": False,
-            "fetchNews": "false",
-        },
-    }
-    (dirs["lab-app-settings"] / "overrides.json").write_text(json.dumps(overrides, indent=2))
-    return dirs
-
-
-def start_lab(root_dir: Path, home: Path, log: Path) -> Server:
+def start_jupyter(app: str, root_dir: Path, home: Path, log: Path) -> Server:
+    """`jupyter lab` or `jupyter notebook` (Notebook 7) on `root_dir`, with the
+    project's settings (as `make lab`) and everything a user keeps under `home`."""
     env = isolated_env(home)
-    dirs = lab_settings(home)
     port, token = free_port(), secrets.token_hex(24)
+    cls = {"lab": "LabApp", "notebook": "JupyterNotebookApp"}[app]
+    for name in ("user-settings", "workspaces"):
+        (home / name).mkdir(exist_ok=True)
     argv = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "lab",
-        "--no-browser",
-        "--ServerApp.ip=127.0.0.1",
-        f"--ServerApp.port={port}",
-        "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}",
-        f"--ServerApp.root_dir={root_dir}",
-        "--ServerApp.terminals_enabled=False",
-        "--LabApp.news_url=None",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        f"--LabApp.user_settings_dir={dirs['lab-user-settings']}",
-        f"--LabApp.workspaces_dir={dirs['lab-workspaces']}",
-        f"--LabApp.app_settings_dir={dirs['lab-app-settings']}",
-        # no PyPI look-ups from the extension manager
-        "--LabApp.extension_manager=readonly",
-    ]
+        sys.executable, "-m", "jupyter", app, "--no-browser",
+        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
+        "--ServerApp.terminals_enabled=False", *SERVER_FLAGS,
+        f"--{cls}.app_settings_dir={LAB_SETTINGS}",
+        f"--{cls}.user_settings_dir={home / 'user-settings'}",
+        f"--{cls}.workspaces_dir={home / 'workspaces'}",
+    ]  # fmt: skip
+    if app == "lab":  # no PyPI look-ups from the extension manager
+        argv.append("--LabApp.extension_manager=readonly")
     if _root():
         argv.append("--allow-root")
-    server = Server("jupyter lab", argv, env, root_dir, port, token, log)
+    server = Server(f"jupyter {app}", argv, env, root_dir, port, token, log)
     server.wait_ready("/api/status")
     return server
 
 
 def start_voila(notebook: Path, home: Path, log: Path, extra: Sequence[str] = ()) -> Server:
+    """Voilà on one notebook, as `make present` serves it: the offline template,
+    the notebook trusted first (in `home`'s signature store)."""
     env = isolated_env(home)
+    env["JUPYTER_PATH"] = str(PROJECT_JUPYTER)
+    bin_dir = Path(sys.executable).parent
+    subprocess.run(
+        [str(bin_dir / "jupyter"), "trust", str(notebook)], env=env, check=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
     port = free_port()
-    voila = Path(sys.executable).parent / "voila"
     argv = [
-        str(voila) if voila.exists() else "voila",
-        str(notebook),
-        "--no-browser",
-        "--Voila.ip=127.0.0.1",
-        f"--port={port}",
-        "--Voila.port_retries=0",
-        "--theme=light",
-        *extra,
-    ]  # as `make present` serves it
+        str(bin_dir / "voila"), str(notebook), "--no-browser", "--Voila.ip=127.0.0.1",
+        f"--port={port}", "--Voila.port_retries=0", *VOILA_FLAGS, *extra,
+    ]  # fmt: skip
     server = Server("voila", argv, env, notebook.parent, port, "", log)
     # Voilà has no status API and GET / would run the notebook: any answer from
     # its static handler (404 here) means that it listens.
@@ -330,40 +294,39 @@ def start_voila(notebook: Path, home: Path, log: Path, extra: Sequence[str] = ()
 # --------------------------------------------------------------------------- browser
 
 
-def launch_chromium(playwright, headless: bool = True):
-    """Playwright's own Chromium if installed, else $ATTNLIB_CHROMIUM, else the
-    system's chromium. Returns (browser, description) or (None, reason)."""
-    args = list(CHROMIUM_ARGS)
-    if _root():
-        args.insert(0, "--no-sandbox")
-    try:
-        browser = playwright.chromium.launch(headless=headless, args=args, timeout=30_000)
-        return browser, "Playwright's Chromium"
-    except Exception as err:
-        if "Executable doesn't exist" not in str(err) and "playwright install" not in str(err):
-            raise
-    candidates = []
-    if os.environ.get("ATTNLIB_CHROMIUM"):
-        candidates.append(os.environ["ATTNLIB_CHROMIUM"])
-    candidates += ["/usr/bin/chromium"]
-    candidates += [
-        p
-        for p in (
-            shutil.which("chromium"),
-            shutil.which("chromium-browser"),
-            shutil.which("google-chrome"),
-        )
-        if p
-    ]
-    for exe in candidates:
-        if os.path.isfile(exe) and os.access(exe, os.X_OK):
-            browser = playwright.chromium.launch(
-                executable_path=exe, headless=headless, args=args, timeout=30_000
-            )
-            return browser, exe
-    if os.environ.get("ATTNLIB_CHROMIUM"):
-        return None, (
-            f"ATTNLIB_CHROMIUM={os.environ['ATTNLIB_CHROMIUM']} is not an "
-            f"executable; {HOW_TO_GET_A_BROWSER}"
-        )
-    return None, HOW_TO_GET_A_BROWSER
+class Chromium(NamedTuple):
+    """Which Chromium to launch: `executable` None means Playwright's own."""
+
+    executable: str | None
+    description: str
+
+
+def choose_chromium(bundled: str | None) -> Chromium | None:
+    """$ATTNLIB_CHROMIUM if set, else Playwright's own Chromium if installed
+    (`bundled` is where Playwright expects it), else the system's (Debian's
+    /usr/bin/chromium first). None if there is none: see HOW_TO_GET_A_BROWSER."""
+    wanted = os.environ.get("ATTNLIB_CHROMIUM")
+    if wanted:
+        return Chromium(wanted, wanted) if _executable(wanted) else None
+    if bundled and _executable(bundled):
+        return Chromium(None, "Playwright's Chromium")
+    for exe in ["/usr/bin/chromium", *(shutil.which(n) for n in ("chromium", "chromium-browser"))]:
+        if exe and _executable(exe):
+            return Chromium(exe, exe)
+    return None
+
+
+def no_chromium_reason() -> str:
+    wanted = os.environ.get("ATTNLIB_CHROMIUM")
+    if wanted:
+        return f"ATTNLIB_CHROMIUM={wanted} is not an executable; {HOW_TO_GET_A_BROWSER}"
+    return HOW_TO_GET_A_BROWSER
+
+
+def _executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def launch_args() -> list[str]:
+    """Chromium flags: a closed network, and --no-sandbox as root (containers)."""
+    return (["--no-sandbox"] if _root() else []) + CHROMIUM_ARGS

@@ -21,21 +21,37 @@ def test_missing_browser_skips_locally_and_fails_under_ci(monkeypatch):
         skip_or_fail(servers.HOW_TO_GET_A_BROWSER)
 
 
-def test_no_browser_found_gives_the_one_line_reason(monkeypatch):
-    class NoChromium:  # Playwright without its browser, and none on the system
-        def launch(self, **kwargs):
-            raise RuntimeError("Executable doesn't exist at /nowhere/chrome")
-
-    class FakePlaywright:
-        chromium = NoChromium()
-
+def test_choose_chromium(monkeypatch, tmp_path):
+    fake = tmp_path / "chromium"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
     monkeypatch.delenv("ATTNLIB_CHROMIUM", raising=False)
-    monkeypatch.setattr(servers.os.path, "isfile", lambda path: False)
     monkeypatch.setattr(servers.shutil, "which", lambda name: None)
-    assert servers.launch_chromium(FakePlaywright()) == (None, servers.HOW_TO_GET_A_BROWSER)
+    real_isfile = servers.os.path.isfile
+    no_system = lambda path: path != "/usr/bin/chromium" and real_isfile(path)  # noqa: E731
+    monkeypatch.setattr(servers.os.path, "isfile", no_system)
+    # Playwright's own browser when it is installed ...
+    assert servers.choose_chromium(str(fake)) == (None, "Playwright's Chromium")
+    # ... none at all: None, and the one-line reason says how to get one
+    assert servers.choose_chromium(str(tmp_path / "missing")) is None
+    assert "apt-get install chromium" in servers.no_chromium_reason()
+    # the system's when Playwright has none
+    monkeypatch.setattr(servers.shutil, "which", lambda name: str(fake))
+    assert servers.choose_chromium(None) == (str(fake), str(fake))
+    # ATTNLIB_CHROMIUM wins, and a wrong one is named in the reason
+    monkeypatch.setenv("ATTNLIB_CHROMIUM", str(fake))
+    assert servers.choose_chromium(None) == (str(fake), str(fake))
     monkeypatch.setenv("ATTNLIB_CHROMIUM", "/no/such/chromium")
-    browser, reason = servers.launch_chromium(FakePlaywright())
-    assert browser is None and "ATTNLIB_CHROMIUM=/no/such/chromium" in reason
+    assert servers.choose_chromium(str(fake)) is None
+    assert "ATTNLIB_CHROMIUM=/no/such/chromium" in servers.no_chromium_reason()
+
+
+def test_launch_args_close_the_network():
+    args = servers.launch_args()
+    for flag in ("--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"):  # fmt: skip
+        assert flag in args
+    assert ("--no-sandbox" in args) == (servers.os.geteuid() == 0)
 
 
 def test_stop_leaves_no_process_behind(tmp_path):
@@ -56,10 +72,10 @@ def test_stop_leaves_no_process_behind(tmp_path):
     while not (tmp_path / "fake.log").read_text().strip() and time.monotonic() < deadline:
         time.sleep(0.05)
     child = int((tmp_path / "fake.log").read_text().split()[0])
-    assert servers._alive(child)
+    assert servers.alive(child)
     server.stop(timeout=1)
-    assert not servers._alive(server.proc.pid)
-    assert not servers._alive(child), "the server's child outlived stop()"
+    assert not servers.alive(server.proc.pid)
+    assert not servers.alive(child), "the server's child outlived stop()"
 
 
 def test_timing_median_and_p95():
@@ -83,14 +99,26 @@ def test_widget_as_text_pattern(text, is_widget):
     assert bool(pages.WIDGET_AS_TEXT.search(text)) is is_widget
 
 
-def test_benign_console_list_is_narrow():
-    console = pages.Console(
-        messages=[
-            "console.error: Failed to load resource: net::ERR_FAILED (https://cdn.jsdelivr.net/"
-            "npm/@fortawesome/fontawesome-free@%5E5/css/all.min.css)",
-            "console.error: Failed to load resource: net::ERR_FAILED (https://cdn.jsdelivr.net/"
-            "npm/some-widget@1/dist/index.js)",
-            "uncaught: TypeError: Cannot read properties of undefined",
-        ]
-    )
-    assert console.problems() == console.messages[1:]
+def test_tab_reports_console_errors_and_requests_off_this_machine():
+    tab = pages.Tab(page=None)
+    tab.console.append("uncaught: TypeError: x is undefined")
+    tab.outside += ["https://cdn.example/a.css", "https://cdn.example/a.css"]
+    assert tab.problems() == [
+        "uncaught: TypeError: x is undefined",
+        "a request off this machine (blocked): https://cdn.example/a.css",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("url", "local"),
+    [
+        ("http://127.0.0.1:8888/lab", True),
+        ("ws://127.0.0.1:8888/api/kernels/x/channels", True),
+        ("data:image/png;base64,AAAA", True),
+        ("https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@5/css/all.min.css", False),
+        ("http://localhost:8888/lab", False),  # the servers listen on 127.0.0.1 only
+        ("http://127.0.0.1.example.com/", False),
+    ],
+)
+def test_only_this_machine_is_local(url, local):
+    assert url.startswith(pages.LOCAL) is local

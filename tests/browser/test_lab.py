@@ -1,9 +1,10 @@
-"""Every notebook, run in JupyterLab in headless Chromium as a learner would run it.
+"""Every notebook, run in JupyterLab in headless Chromium as a learner would run it
+(run_notebook serves Notebook 7 too: test_notebook7.py).
 
 Run > Run All Cells from the menu; then no error output, no widget shown as text,
-no browser console error; every slider of every explorer redraws its picture in
-place. The last tests prove the detectors: a notebook broken on purpose must
-trip each of them.
+no browser console error, no request off this machine, no news pop-up; every
+slider of every explorer redraws its picture in place. The last tests prove the
+detectors: a notebook broken on purpose must trip each of them.
 """
 
 from __future__ import annotations
@@ -19,20 +20,29 @@ from .servers import NOTEBOOKS
 
 NOTEBOOK_NAMES = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
 EXPLORER_CALL = re.compile(r"\b\w*explorer\(", re.I)
+# JupyterLab's question on first start; the project's settings (jupyter/lab) say no
+NEWS_PROMPT = re.compile(r"official Jupyter news", re.I)
+FRONT_END = {"lab": "JupyterLab", "notebook": "Notebook 7"}
 
 
-def run_in_lab(page, lab, root, name: str, timeout_ms: int = 5000) -> tuple[list[str], dict]:
-    """Open `name` (relative to the Lab root), Run All from the menu, wait, and
-    return (problems, facts). Explorer checks run only if the notebook finished."""
+def run_notebook(
+    tab, server, root, name: str, app: str = "lab", timeout_ms: int = 5000
+) -> tuple[list[str], dict]:
+    """Open `name` (relative to the server's root) in JupyterLab or Notebook 7,
+    Run All from the menu, wait, and return (problems, facts). Explorer checks run
+    only if the notebook finished."""
+    page = tab.page
     cells = pages.read_cells(root / name)
     started = time.perf_counter()
-    pages.open_notebook(page, lab, name, len(cells))
+    pages.open_notebook(page, server, name, len(cells), app=app)
     pages.run_all_from_menu(page)
     problems = pages.wait_until_run(page, cells)
     facts = {"run_s": time.perf_counter() - started, "explorers": 0, "sliders": 0, "moves": 0}
     problems += pages.output_problems(page, cells)
     if not any(p.startswith(("not finished", "a dialog")) for p in problems):
-        found, counts = pages.check_explorers(page, timeout_ms=timeout_ms)
+        # Notebook 7 takes the arrow keys for its own cursor even on a focused slider
+        # (they move to the next heading): there, sliders are dragged with the mouse
+        found, counts = pages.check_explorers(page, timeout_ms=timeout_ms, drag=app == "notebook")
         problems += found
         facts.update(counts)
         # a redraw that raises shows its traceback in the explorer, under the picture
@@ -47,7 +57,12 @@ def run_in_lab(page, lab, root, name: str, timeout_ms: int = 5000) -> tuple[list
                 f"{len(calls)} cell(s) call an explorer but the page shows none "
                 f"(an explorer is a widget with a slider and a picture)"
             )
-    problems += page.console.problems()
+    news = NEWS_PROMPT.search(page.evaluate("() => document.body.innerText"))
+    if news:
+        problems.append(f"a pop-up asks about {news.group(0)!r}")
+    excused = pages.NOTEBOOK7_OWN_ERRORS if app == "notebook" else []
+    problems += [p for p in tab.problems() if not any(e.search(p) for e in excused)]
+    facts["total_s"] = time.perf_counter() - started
     return problems, facts
 
 
@@ -55,24 +70,31 @@ def report(problems: list[str], title: str) -> str:
     return f"{title}:\n" + "\n".join(f"- {p}" for p in problems)
 
 
-@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
-def test_notebook_in_lab(lab, lab_page, lab_root, name, record_property):
-    problems, facts = run_in_lab(lab_page, lab, lab_root, name)
-    record_property(
-        "summary",
-        f"{name}: ran in {facts['run_s']:.1f} s; {facts['explorers']} "
-        f"explorer(s), {facts['sliders']} slider(s), "
-        f"{facts['moves']} moves",
+def summary(front_end: str, name: str, facts: dict) -> str:
+    return (
+        f"{front_end} {name}: {facts['total_s']:.1f} s; {facts['explorers']} explorer(s), "
+        f"{facts['sliders']} slider(s), {facts['moves']} moves"
     )
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_notebook_in_lab(lab, lab_tab, lab_root, name, record_property):
+    problems, facts = run_notebook(lab_tab, lab, lab_root, name)
+    record_property("summary", summary("JupyterLab", name, facts))
     assert not problems, report(problems, f"{name} in JupyterLab")
 
 
-def test_main_explorer_keypress_to_picture(lab, lab_page, lab_root, record_property):
+# What the keypress test asserts, printed beside the figure. Generous on purpose: a
+# loaded CI machine must not flake. The explorers aim much lower (issue 9: 80 ms).
+KEYPRESS_LIMIT_MS = 1000
+
+
+def test_main_explorer_keypress_to_picture(lab, lab_tab, lab_root, record_property):
     """attnlib.explorer at n = 32: time from keydown to the new picture on screen,
     over 20 moves of its seed (or d_k) slider, after one warm-up move."""
     name = "_browser_tests/main_explorer_n32.ipynb"
     notebooks.write_notebook(lab_root / name, ["import attnlib\nattnlib.explorer(n=32)"])
-    page = lab_page
+    page = lab_tab.page
     cells = pages.read_cells(lab_root / name)
     pages.open_notebook(page, lab, name, len(cells))
     pages.run_all_from_menu(page)
@@ -107,26 +129,27 @@ def test_main_explorer_keypress_to_picture(lab, lab_page, lab_root, record_prope
         "summary",
         f"attnlib.explorer(n=32), {len(latencies)} moves of "
         f"{sliders[target].label!r}: keypress-to-picture median "
-        f"{median:.0f} ms, p95 {p95:.0f} ms (target: median < 150 ms)",
+        f"{median:.0f} ms, p95 {p95:.0f} ms (asserted: median < {KEYPRESS_LIMIT_MS} ms)",
     )
-    console = page.console.problems()
-    assert not console, report(console, "browser console")
-    # Generous on purpose: a loaded CI machine must not flake; the figure is printed.
-    assert median < 1000, f"keypress-to-picture median {median:.0f} ms (p95 {p95:.0f} ms)"
+    watched = lab_tab.problems()
+    assert not watched, report(watched, "browser console and requests")
+    assert median < KEYPRESS_LIMIT_MS, (
+        f"keypress-to-picture median {median:.0f} ms (p95 {p95:.0f} ms)"
+    )
 
 
 # --------------------------------------------------------------------------- the detectors
 
 
-def test_detectors_on_a_broken_notebook(lab, lab_page, lab_root):
+def test_detectors_on_a_broken_notebook(lab, lab_tab, lab_root):
     """One notebook, one kernel: a working stand-in explorer must pass (the harness
     works without the real notebooks), and each defect must be reported: sliders
     wired to nothing (a stand-in and attnlib's own explorer), a redraw that raises,
-    a widget shown as text, a console error, a raising cell. Dead pictures are waited
-    for 2 s, not 5."""
+    a widget shown as text, a console error, a request off this machine, a raising
+    cell. Dead pictures are waited for 2 s, not 5."""
     name = "_browser_tests/broken.ipynb"
     notebooks.fixture_broken(lab_root / name)
-    problems, facts = run_in_lab(lab_page, lab, lab_root, name, timeout_ms=2000)
+    problems, facts = run_notebook(lab_tab, lab, lab_root, name, timeout_ms=2000)
     text = "\n".join(problems)
     assert facts["explorers"] == 4, facts
     assert "explorer 1," not in text, f"the working stand-in explorer was flagged:\n{text}"
@@ -140,7 +163,9 @@ def test_detectors_on_a_broken_notebook(lab, lab_page, lab_root):
         r"[\s\S]*ZeroDivisionError",
         "widget as text": r"cell 6 .*a widget shown as text: 'IntSlider\(value=4",
         "browser console error": r"console\.error: deliberate console error for the detector",
-        "error output": r"cell 8 .*error output:[\s\S]*ValueError: deliberate error",
+        "request off this machine": r"a request off this machine \(blocked\): "
+        r"https://example\.invalid/pixel\.png",
+        "error output": r"cell 9 .*error output:[\s\S]*ValueError: deliberate error",
     }
     missed = [what for what, pattern in expected.items() if not re.search(pattern, text)]
     assert not missed, f"detectors missed {missed}; they reported:\n{text}"
