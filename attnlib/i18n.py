@@ -17,7 +17,7 @@ Examples
 >>> set_language("zh")
 >>> tr("key j")
 '键 j'
->>> tr("weights α = softmax(scores)  {shape}", shape="(3 × 3)")
+>>> tr("weights α = softmax(scores){masked}  {shape}", masked="", shape="(3 × 3)")
 '注意力权重 α = softmax(scores)  (3 × 3)'
 >>> set_language("en")
 >>> tr("key j")

@@ -1,8 +1,11 @@
-"""Panels side by side: what a panel holds, where each one goes, and the figure that holds them.
+"""Panels in a row or a grid: what a panel holds, where each one goes, and the figure holding them.
 
 A :class:`Panel` is one heatmap to draw, built with keywords. :func:`geometry`
 computes, once per arrangement (it is cached), the figure size and where
 each heatmap and its colorbar go, from the measured widths of the labels.
+Up to three panels stand side by side in one row; four or more (one per
+head, say) are small multiples: smaller boxes in a grid of at most
+``MAX_COLUMNS`` per row (see :func:`grid_shape`).
 :class:`PanelFigure` draws panels on a figure it owns and, when only the
 numbers, shapes or labels change, re-dresses the same Axes instead of
 building new ones. :func:`draw_panels` is the one-shot form.
@@ -22,7 +25,17 @@ from matplotlib.font_manager import FontProperties
 from ._validate import as_matrix
 from .heatmap import Heatmap, check_kind, heatmap, label_style, share_limit
 
-__all__ = ["SIZES", "Geometry", "Panel", "PanelFigure", "check_size", "draw_panels", "geometry"]
+__all__ = [
+    "MAX_COLUMNS",
+    "SIZES",
+    "Geometry",
+    "Panel",
+    "PanelFigure",
+    "check_size",
+    "draw_panels",
+    "geometry",
+    "grid_shape",
+]
 
 #: size -> geometry in inches and points: heatmap box side, base font size, dpi.
 #: "large" is for a 1080p projector: a 32-token heatmap about 640 px high.
@@ -32,6 +45,10 @@ SIZES = {
 }
 
 _NUMBERS = {"layout": False}  # field metadata: changes the numbers drawn, not the layout
+
+MAX_COLUMNS = 4  # small multiples: at most this many panels in a row
+MAX_ONE_ROW = 3  # up to this many panels: one row of full-size boxes, as always
+SMALL_BOX = 0.6  # the box side of small multiples, as a share of the full box
 
 
 def check_size(size: str) -> str:
@@ -143,12 +160,32 @@ def _text_inches(texts, size: float, dpi: float) -> float:
     return max((_width_px(s, size, dpi) for s in ranked[:3]), default=0.0) / dpi
 
 
+def grid_shape(count: int) -> tuple[int, int]:
+    """Rows and columns of the grid that holds `count` panels.
+
+    Up to ``MAX_ONE_ROW`` panels: one row. More: as few rows of at most
+    ``MAX_COLUMNS`` as possible, filled evenly (7 panels: 4 + 3, not 4 + 3 in
+    a 4-wide grid with a hole in the middle of a row; 6 panels: 3 + 3).
+
+    Examples
+    --------
+    >>> [grid_shape(k) for k in (1, 3, 4, 5, 6, 8)]
+    [(1, 1), (1, 3), (1, 4), (2, 3), (2, 3), (2, 4)]
+    """
+    if count <= MAX_ONE_ROW:
+        return 1, count
+    rows = -(-count // MAX_COLUMNS)  # ceil
+    return rows, -(-count // rows)
+
+
 def geometry(panels: Sequence[Panel], size: str = "normal") -> Geometry:
-    """The figure size and each panel's box, for `panels` side by side (cached by layout).
+    """The figure size and each panel's box, for `panels` in a grid (cached by layout).
 
     Each panel gets a square box (rows and cols equal) or a box whose height
     follows its rows, and its colorbar on the right with room for tick
-    labels of any width up to 5 characters.
+    labels of any width up to 5 characters. Up to three panels stand in one
+    row; four or more are small multiples, smaller boxes filled row by row
+    into :func:`grid_shape`'s grid, their columns aligned.
 
     Examples
     --------
@@ -169,6 +206,9 @@ _KEY_NAMES = ("shape", *(f.name for f in fields(Panel) if _is_layout(f)))
 def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
     panels = [dict(zip(_KEY_NAMES, key, strict=True)) for key in keys]
     box, font, dpi = (SIZES[size][k] for k in ("box", "font", "dpi"))
+    grid_rows, grid_cols = grid_shape(len(panels))
+    if len(panels) > MAX_ONE_ROW:  # small multiples: the whole grid about as wide as 3 panels
+        box *= SMALL_BOX
 
     # Heights: square cells where possible, within [0.45, 1.3] of the box side,
     # and rows tall enough for a readable token label (0.011 in per point of font).
@@ -196,18 +236,31 @@ def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
     right_pad = 0.15 * font / 10
     top = line * 1.1 + 0.6 * font / 72 + 0.08
     bottom = max(bottoms)
-    width = sum(lefts) + len(panels) * (box + bar_gap + bar_w + bar_labels) + right_pad
-    fig_height = top + height + bottom
+    band = top + height + bottom  # one row of the grid, inches
+    # Panel k sits in row k // grid_cols, column k % grid_cols; a column is as
+    # wide as the widest row labels in it, so that the boxes line up.
+    column_left = [max(lefts[c::grid_cols]) for c in range(grid_cols)]
+    column_width = [left + box + bar_gap + bar_w + bar_labels for left in column_left]
+    width = sum(column_width) + right_pad
+    fig_height = grid_rows * band
 
-    boxes, bars, slots, x = [], [], [], 0.0
-    for left in lefts:
-        x += left
-        boxes.append((x / width, bottom / fig_height, box / width, height / fig_height))
+    boxes, bars, slots = [], [], []
+    for k in range(len(panels)):
+        r, c = divmod(k, grid_cols)
+        x = sum(column_width[:c]) + column_left[c]
+        y = (grid_rows - 1 - r) * band + bottom  # the box's lower edge; row 0 on top
+        boxes.append((x / width, y / fig_height, box / width, height / fig_height))
         bar_x = x + box + bar_gap
-        bars.append((bar_x / width, bottom / fig_height, bar_w / width, height / fig_height))
+        bars.append((bar_x / width, y / fig_height, bar_w / width, height / fig_height))
         pad = bar_gap / 2  # the bar's outline is stroked across its edge
-        slots.append(((bar_x - pad) / width, 0.0, (pad + bar_w + bar_labels) / width, 1.0))
-        x += box + bar_gap + bar_w + bar_labels
+        slots.append(
+            (
+                (bar_x - pad) / width,
+                (grid_rows - 1 - r) * band / fig_height,
+                (pad + bar_w + bar_labels) / width,
+                band / fig_height,
+            )
+        )
     return Geometry(width, fig_height, dpi, font, tuple(boxes), tuple(bars), tuple(slots))
 
 

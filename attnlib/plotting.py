@@ -20,7 +20,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ._validate import as_matrix
-from .core import Attention
+from .core import Attention, MultiHead
 from .heatmap import KINDS, Heatmap, heatmap, symmetric_limit
 from .i18n import tr
 from .layout import SIZES, Panel, draw_panels
@@ -35,9 +35,11 @@ __all__ = [
     "check_tokens",
     "draw_panels",
     "embedding_panels",
+    "heads_panels",
     "heatmap",
     "plot_attention",
     "plot_embedding",
+    "plot_heads",
     "plot_panels",
     "plot_qkv",
     "plot_scaling",
@@ -136,13 +138,19 @@ def attention_panels(
     Returns
     -------
     list of Panel
+        With ``att.mask`` (a masked pass), the blocked cells are grey and
+        hatched in both panels, and the titles say what they hold: −∞ among
+        the scores, 0 among the weights.
 
     Examples
     --------
-    >>> from attnlib import self_attention, toy_example
+    >>> from attnlib import causal_mask, self_attention, toy_example
     >>> ex = toy_example(n=3)
     >>> [p.title for p in attention_panels(self_attention(*ex[1:]), ex.tokens)]
     ['scores q·k / √d_k  (3 × 3)', 'weights α = softmax(scores)  (3 × 3)']
+    >>> masked = self_attention(*ex[1:], mask=causal_mask(3))
+    >>> [p.title for p in attention_panels(masked, ex.tokens)]
+    ['scores q·k / √d_k, masked −∞  (3 × 3)', 'weights α = softmax(scores), masked 0  (3 × 3)']
     """
     n_q, n_kv = att.scores.shape
     tokens = check_tokens(tokens, n_q)
@@ -160,24 +168,96 @@ def attention_panels(
         "ylabel": tr("query i"),
     }
     diagonal = diagonal and key_tokens is None
+    masked = att.mask is not None
     return [
         Panel(
             matrix=att.scores,
-            title=f"{scores_title(att)}  {shape}",
+            title=f"{scores_title(att)}{', masked −∞' if masked else ''}  {shape}",
             kind="diverging",
             diagonal=diagonal,
             selectable=True,
+            mask=att.mask,
             **labels,
         ),
         Panel(
             matrix=att.weights,
-            title=tr("weights α = softmax(scores)  {shape}", shape=shape),
+            title=tr(
+                "weights α = softmax(scores){masked}  {shape}",
+                masked=tr(", masked 0") if masked else "",
+                shape=shape,
+            ),
             kind="weights",
             diagonal=diagonal,
             selectable=True,
+            mask=att.mask,
             **labels,
         ),
     ]
+
+
+def heads_panels(mh: MultiHead, tokens: Sequence[str], *, diagonal: bool = True) -> list[Panel]:
+    """One panel per head: its weights, queries down, keys along (small multiples).
+
+    Every head has its own Q, K and so its own (n × n) weights; side by side
+    they show that the heads attend differently. Cells blocked by a mask are
+    grey and hatched. Four or more panels are laid out as a grid of smaller
+    boxes (see :func:`attnlib.layout.grid_shape`).
+
+    Parameters
+    ----------
+    mh : MultiHead
+        From :func:`attnlib.multi_head_attention`.
+    tokens : sequence of str, length n
+    diagonal : bool, default True
+        Outline each token's weight for itself.
+
+    Returns
+    -------
+    list of Panel
+        ``len(mh.heads)`` panels of kind "weights".
+
+    Examples
+    --------
+    >>> from attnlib import multi_head_attention, toy_multi_head
+    >>> ex = toy_multi_head(n=4, heads=2)
+    >>> mh = multi_head_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, ex.W_O, heads=ex.heads)
+    >>> [p.title for p in heads_panels(mh, ex.tokens)]
+    ['head 0: α  (4 × 4)', 'head 1: α  (4 × 4)']
+    """
+    if not isinstance(mh, MultiHead):
+        raise TypeError(
+            f"mh must be a MultiHead (from multi_head_attention), got {type(mh).__name__}"
+        )
+    n = mh.Z.shape[0]
+    tokens = check_tokens(tokens, n)
+    labels = {"row_labels": tokens, "col_labels": tokens, "xlabel": "key j", "ylabel": "query i"}
+    return [
+        Panel(
+            matrix=att.weights,
+            title=f"head {h}: α{', masked 0' if att.mask is not None else ''}  ({n} × {n})",
+            kind="weights",
+            diagonal=diagonal,
+            selectable=True,
+            mask=att.mask,
+            **labels,
+        )
+        for h, att in enumerate(mh.heads)
+    ]
+
+
+def plot_heads(mh: MultiHead, tokens: Sequence[str], *, size: str = "normal") -> StaticFigure:
+    """Each head's weights as small multiples, a static figure (see :func:`heads_panels`).
+
+    Examples
+    --------
+    >>> from attnlib import multi_head_attention, toy_multi_head
+    >>> ex = toy_multi_head(n=6, heads=4)
+    >>> mh = multi_head_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, ex.W_O, heads=ex.heads)
+    >>> fig = plot_heads(mh, ex.tokens)
+    >>> len(fig.heatmaps), [ax.get_title() for ax in fig.axes[::2]][3]
+    (4, 'head 3: α  (6 × 6)')
+    """
+    return plot_panels(heads_panels(mh, tokens), size=size)
 
 
 def plot_attention(

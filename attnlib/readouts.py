@@ -9,11 +9,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import Attention
+from .core import Attention, MultiHead
 from .data import Example
 from .stats import ScalingComparison, max_weight, row_entropy
 
-__all__ = ["attention_readout", "embedding_readout", "qkv_readout", "scaling_readout"]
+__all__ = [
+    "attention_readout",
+    "embedding_readout",
+    "heads_readout",
+    "mask_readout",
+    "qkv_readout",
+    "scaling_readout",
+]
 
 
 def _shape(M: np.ndarray) -> str:
@@ -120,4 +127,59 @@ def scaling_readout(comparison: ScalingComparison) -> str:
         f"</tr>{body}</table>"
         f"A saturated softmax has max weight near 1 and entropy near 0; "
         f"an even one 1/{n} = {1 / n:.2f} and log {n} = {np.log(n):.2f}."
+    )
+
+
+def heads_readout(mh: MultiHead) -> str:
+    """The text under :func:`explorer`'s picture with several heads, as HTML.
+
+    The shapes of one head and of the concatenation, the √d_k each head
+    divides by, and each head's mean row entropy (different heads, different
+    spreads).
+
+    Examples
+    --------
+    >>> from attnlib import multi_head_attention, toy_multi_head
+    >>> ex = toy_multi_head(n=5, d_k=3, heads=2)
+    >>> text = heads_readout(multi_head_attention(*ex[1:6], heads=2))
+    >>> "each head divides by √d_k = √3" in text and "side by side (5, 6)" in text
+    True
+    """
+    heads = len(mh.heads)
+    first = mh.heads[0]
+    n = first.weights.shape[1]
+    d_k, d_v = first.Q.shape[1], first.V.shape[1]
+    scaling = (
+        f"each head divides by √d_k = √{d_k} = {np.sqrt(d_k):.2f}, its own width"
+        if first.scaled
+        else "scores not divided by √d_k (unscaled)"
+    )
+    entropies = [float(row_entropy(att.weights).mean()) for att in mh.heads]
+    return (
+        f"heads = {heads}: per head Q, K {_shape(first.Q)}, V {_shape(first.V)}, "
+        f"weights {_shape(first.weights)} · {scaling}<br>"
+        f"Z = the heads side by side {_shape(mh.Z)} = (n, heads·d_v = {heads}·{d_v}) · "
+        f"output Z W_O {_shape(mh.output)}<br>"
+        f"mean row entropy per head: <code>{_numbers(np.array(entropies))}</code> nats "
+        f"(0 = all weight on one key, {np.log(n):.2f} = spread evenly over {n})"
+    )
+
+
+def mask_readout(mask: np.ndarray | None) -> str:
+    """One line about the mask under the explorer's picture, as HTML ("" without a mask).
+
+    Examples
+    --------
+    >>> from attnlib import causal_mask
+    >>> mask_readout(None)
+    ''
+    >>> "6 of 16 scores blocked" in mask_readout(causal_mask(4))
+    True
+    """
+    if mask is None:
+        return ""
+    blocked = int((~mask).sum())
+    return (
+        f"<br>mask: {blocked} of {mask.size} scores blocked (grey): −∞ before the softmax, "
+        "weight 0 after it; each row's remaining weights still sum to 1"
     )

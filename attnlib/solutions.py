@@ -170,3 +170,34 @@ def my_loss_gradient(logits, answer):
 
     probs = softmax(logits)  # (n_values,)
     return probs - np.eye(len(logits))[answer]  # (n_values,) - one-hot (n_values,)
+
+
+# --- notebook 07: masks and heads (checks.next_steps) ---
+
+
+def my_causal_mask(n):
+    """True where query i may attend to key j, i.e. j <= i (checks.check_causal_mask)."""
+    return np.tril(np.ones((n, n), dtype=bool))  # (n, n): the lower triangle and the diagonal
+
+
+def predict_zero_weights(length=3, n=5):
+    """The zeros of a causal mask on a sentence of `length` tokens padded to n: j > i or
+    j >= length; padded query rows are not blocked (check_prediction_zero_weights)."""
+    i = np.arange(n)[:, None]  # (n, 1): the query of each row
+    j = np.arange(n)[None, :]  # (1, n): the key of each column
+    return (j > i) | (j >= length)  # (n, n) by broadcasting
+
+
+def my_split_heads(M, heads):
+    """(n, heads·w) -> (heads, n, w): head h takes columns h·w ... (h+1)·w - 1
+    (checks.check_split_heads)."""
+    n = M.shape[0]
+    w = M.shape[1] // heads
+    return M.reshape(n, heads, w).transpose(1, 0, 2)  # (n, heads, w) -> (heads, n, w)
+
+
+def my_merge_heads(parts):
+    """(heads, n, w) -> (n, heads·w): the blocks side by side, head 0 first
+    (checks.check_merge_heads)."""
+    heads, n, w = parts.shape
+    return parts.transpose(1, 0, 2).reshape(n, heads * w)  # (n, heads, w) -> (n, heads·w)

@@ -10,14 +10,24 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .core import self_attention
-from .data import toy_example
+from .core import causal_mask, multi_head_attention, self_attention
+from .data import toy_example, toy_multi_head
 from .layout import Panel
-from .plotting import attention_panels, embedding_panels, qkv_panels, scaling_panels
-from .readouts import attention_readout, embedding_readout, qkv_readout, scaling_readout
+from .plotting import attention_panels, embedding_panels, heads_panels, qkv_panels, scaling_panels
+from .readouts import (
+    attention_readout,
+    embedding_readout,
+    heads_readout,
+    mask_readout,
+    qkv_readout,
+    scaling_readout,
+)
 from .stats import scaling_comparison
 
-__all__ = ["View", "attention_view", "embedding_view", "qkv_view", "scaling_view"]
+__all__ = ["MASKS", "View", "attention_view", "embedding_view", "qkv_view", "scaling_view"]
+
+#: The explorer's mask choices: name -> the boolean (n, n) mask it makes (None: no mask).
+MASKS = {"none": lambda n: None, "causal": causal_mask}
 
 
 class View(NamedTuple):
@@ -32,22 +42,53 @@ class View(NamedTuple):
     data: dict[str, Any]
 
 
-def attention_view(*, n: int, d_k: int, seed: int, d: int) -> View:
-    """Scores and weights of the toy sentence (see :func:`attnlib.explorer`).
+def attention_view(
+    *, n: int, d_k: int, seed: int, d: int, heads: int = 1, mask: str = "none"
+) -> View:
+    """Scores and weights of the toy sentence, or each head's weights (see :func:`.explorer`).
+
+    One head (``heads=1``): the scores and weights of
+    ``self_attention(*toy_example(n, d=d, d_k=d_k, seed=seed)[1:], mask=...)``.
+    More heads: the weights of every head of ``multi_head_attention`` on
+    ``toy_multi_head(n, d=d, d_k=d_k, heads=heads, seed=seed)``, each head of
+    width d_k; head 0 is the one-head example.
+
+    Parameters
+    ----------
+    n, d_k, seed, d : int
+        As in :func:`attnlib.toy_example`.
+    heads : int, default 1
+    mask : {"none", "causal"}, default "none"
+        A key of ``MASKS``.
+
+    Returns
+    -------
+    View
+        ``data``: ``example`` and ``attention`` (the one-head example and its
+        pass: head 0), ``multi_head`` (the MultiHead with `heads` heads).
 
     Examples
     --------
     >>> v = attention_view(n=4, d_k=2, seed=0, d=8)
     >>> [p.title for p in v.panels][0], v.data["attention"].weights.shape
     ('scores q·k / √d_k  (4 × 4)', (4, 4))
+    >>> v = attention_view(n=4, d_k=2, seed=0, d=8, heads=3, mask="causal")
+    >>> len(v.panels), v.data["multi_head"].heads[2].weights[0].tolist()
+    (3, [1.0, 0.0, 0.0, 0.0])
     """
+    if not isinstance(mask, str) or mask not in MASKS:
+        raise ValueError(f"mask must be one of {list(MASKS)}, got {mask!r}")
+    blocked = MASKS[mask](n)  # (n, n) bool, True = may attend; or None
     example = toy_example(n, d=d, d_k=d_k, seed=seed)
-    attention = self_attention(*example[1:])
-    return View(
-        attention_panels(attention, example.tokens),
-        attention_readout(attention),
-        {"example": example, "attention": attention},
-    )
+    attention = self_attention(*example[1:], mask=blocked)
+    many = toy_multi_head(n, d=d, d_k=d_k, heads=heads, seed=seed)
+    multi_head = multi_head_attention(*many[1:6], heads=many.heads, mask=blocked)
+    data = {"example": example, "attention": attention, "multi_head": multi_head}
+    if heads == 1:  # the chapter's picture, exactly as without the heads slider
+        panels, readout = attention_panels(attention, example.tokens), attention_readout(attention)
+    else:
+        panels, readout = heads_panels(multi_head, example.tokens), heads_readout(multi_head)
+    return View(panels, readout + mask_readout(blocked), data)
 
 
 def embedding_view(*, n: int, d: int, seed: int) -> View:

@@ -238,14 +238,47 @@ class Explorer(widgets.VBox):
 
 
 class AttentionExplorer(Explorer):
-    """Scores and weights of the toy sentence; sliders n, d_k, seed (see :func:`explorer`).
+    """Scores and weights of the toy sentence; sliders n, d_k, seed, heads and a mask choice
+    (see :func:`explorer`).
 
-    Attributes: ``example`` and ``attention`` (see :func:`attnlib.views.attention_view`).
+    Attributes: ``example``, ``attention`` and ``multi_head`` (see
+    :func:`attnlib.views.attention_view`); ``mask`` is a ToggleButtons over
+    ``views.MASKS``.
     """
 
-    CONTROLS = ("n", "d_k", "seed")
+    CONTROLS = ("n", "d_k", "seed", "heads", "mask")
     FIXED = ("d",)
+    LIMITS: ClassVar[dict[str, tuple[int, int, str]]] = {
+        **LIMITS,
+        "heads": (1, 8, "number of heads, each of width d_k"),
+    }
+    DEFAULTS: ClassVar[dict[str, object]] = {"heads": 1, "mask": "none"}  # left out of repr
     view = staticmethod(views.attention_view)
+
+    def make_control(self, name: str, value) -> widgets.ValueWidget:
+        if name != "mask":
+            return super().make_control(name, value)
+        if not isinstance(value, str) or value not in views.MASKS:
+            raise ValueError(f"mask must be one of {list(views.MASKS)}, got {value!r}")
+        return widgets.ToggleButtons(
+            options=list(views.MASKS),
+            value=value,
+            description="mask",
+            tooltips=["every query sees every key", "query i sees keys 0 … i only"],
+            style={"description_width": "60px" if self.size == "large" else "40px"},
+        )
+
+    def __init__(self, *, heads: int = 1, mask: str = "none", **values):
+        super().__init__(heads=heads, mask=mask, **values)
+
+    def __repr__(self) -> str:
+        # Reads as it always did at the defaults; heads and mask appear once moved.
+        parts = [
+            f"{name}={value!r}"
+            for name, value in self.values().items()
+            if name not in self.DEFAULTS or value != self.DEFAULTS[name]
+        ]
+        return f"{type(self).__name__}({', '.join(parts)})"
 
 
 class EmbeddingExplorer(Explorer):
@@ -281,12 +314,23 @@ class ScalingExplorer(Explorer):
 
 
 def explorer(
-    n: int = 6, d_k: int = 4, seed: int = 0, d: int = 8, *, size: str = "normal"
+    n: int = 6,
+    d_k: int = 4,
+    seed: int = 0,
+    d: int = 8,
+    *,
+    heads: int = 1,
+    mask: str = "none",
+    size: str = "normal",
 ) -> AttentionExplorer:
     """The chapter's computation, live: sliders n, d_k, seed above the scores and weights heatmaps.
 
     Moving a slider recomputes ``self_attention(*toy_example(n, d=d, d_k=d_k,
-    seed=seed)[1:])`` and redraws both heatmaps in place on one figure.
+    seed=seed)[1:])`` and redraws both heatmaps in place on one figure. Two
+    more controls go beyond the chapter: ``mask`` ("none" or "causal": blocked
+    cells grey, −∞ among the scores, 0 among the weights) and ``heads`` (2 or
+    more: each head's weights, from ``multi_head_attention`` on
+    ``toy_multi_head``, head 0 being the one-head example).
 
     Parameters
     ----------
@@ -298,6 +342,10 @@ def explorer(
         0 to 99.
     d : int, default 8
         Embedding size (fixed while exploring), 1 to 512.
+    heads : int, default 1
+        Heads, 1 to 8, each of width d_k.
+    mask : {"none", "causal"}, default "none"
+        "causal": query i may attend to keys 0 … i only.
     size : {"normal", "large"}, default "normal"
         "large" scales fonts and the picture for a projector.
 
@@ -316,8 +364,11 @@ def explorer(
     >>> e.d_k.value = 8                                  # what moving the slider does
     >>> bool(np.allclose(e.attention.weights, self_attention(*toy_example(6, d_k=8)[1:]).weights))
     True
+    >>> e.mask.value, e.heads.value = "causal", 3        # a mask, and three heads
+    >>> e, len(e.multi_head.heads), float(e.multi_head.heads[2].weights[0, 1])
+    (AttentionExplorer(n=6, d_k=8, seed=0, heads=3, mask='causal'), 3, 0.0)
     """
-    return AttentionExplorer(n=n, d_k=d_k, seed=seed, d=d, size=size)
+    return AttentionExplorer(n=n, d_k=d_k, seed=seed, d=d, heads=heads, mask=mask, size=size)
 
 
 def embedding_explorer(

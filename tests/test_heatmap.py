@@ -228,3 +228,25 @@ def test_cell_values_are_real_text_in_vector_output():
         svg[values] = buffer.getvalue()
     assert svg[True].count("<image") == svg[False].count("<image")  # no raster layer of values
     assert svg[True].count("<use") >= svg[False].count("<use") + 9 * 4  # 9 values of 4 glyphs
+
+
+def test_the_hatching_covers_exactly_the_masked_cells_and_follows_a_new_mask():
+    from matplotlib.figure import Figure
+
+    from attnlib.heatmap import heatmap
+
+    mask = np.tri(4, dtype=bool)  # causal: 6 cells above the diagonal hidden
+    h = heatmap(Figure().add_subplot(), np.ones((4, 4)), mask=mask)
+
+    def hatched_cells(h):
+        vertices = h._hatch.get_path().vertices.reshape(-1, 5, 2)  # one square per cell
+        return sorted((int(y + 0.5), int(x + 0.5)) for x, y in vertices[:, 0])
+
+    assert hatched_cells(h) == sorted(map(tuple, np.argwhere(~mask).tolist()))
+    path = h._hatch.get_path()
+    h.update(np.zeros((4, 4)), mask=mask)  # the same mask: the same path is kept
+    assert h._hatch.get_path() is path
+    h.update(np.zeros((4, 4)), mask=mask.T)
+    assert hatched_cells(h) == sorted(map(tuple, np.argwhere(~mask.T).tolist()))
+    h.update(np.zeros((4, 4)))  # no mask: nothing hatched
+    assert not h._hatch.get_visible()

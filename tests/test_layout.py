@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from attnlib.layout import Panel, PanelFigure, draw_panels, geometry
+from attnlib.layout import Panel, PanelFigure, draw_panels, geometry, grid_shape
 
 
 def test_panel_takes_keywords_only():
@@ -133,3 +133,54 @@ def test_a_panel_that_stops_sharing_gets_its_own_limit_again():
     assert a.shared == [] and a.image.get_clim() == (-0.4, 0.4)
     b.update([[5.0]])
     assert a.image.get_clim() == (-0.4, 0.4) and b.image.get_clim() == (-5.0, 5.0)
+
+
+def test_grid_shape_keeps_three_in_a_row_and_fills_rows_evenly():
+    assert [grid_shape(k) for k in range(1, 9)] == [
+        (1, 1), (1, 2), (1, 3), (1, 4), (2, 3), (2, 3), (2, 4), (2, 4)
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("count", [4, 5, 7, 8])
+def test_small_multiples_make_an_aligned_grid_that_fits_the_figure(count):
+    panels = [
+        Panel(matrix=np.zeros((6, 6)), title=f"head {h}", kind="weights") for h in range(count)
+    ]
+    g = geometry(panels)
+    rows, cols = grid_shape(count)
+    lefts = sorted({round(box[0], 9) for box in g.boxes})
+    bottoms = sorted({round(box[1], 9) for box in g.boxes})
+    assert len(lefts) == cols and len(bottoms) == rows  # columns and rows line up
+    for k, (box, bar, slot) in enumerate(zip(g.boxes, g.bars, g.bar_slots, strict=True)):
+        r, c = divmod(k, cols)
+        assert box[0] == pytest.approx(lefts[c]) and box[1] == pytest.approx(bottoms[rows - 1 - r])
+        assert box[0] + box[2] < bar[0] and bar[0] + bar[2] <= 1.0 and 0 < box[1]
+        assert box[1] + box[3] < slot[1] + slot[3] <= 1.0 + 1e-12  # the bar's slot is its row
+        assert slot[1] <= bar[1]
+    one = geometry(panels[:1])  # small multiples have smaller boxes than one panel
+    assert g.boxes[0][2] * g.width < one.boxes[0][2] * one.width
+    for a in range(count):  # no two boxes overlap
+        for b in range(a + 1, count):
+            (x0, y0, w0, h0), (x1, y1, w1, h1) = g.boxes[a], g.boxes[b]
+            assert x0 + w0 <= x1 or x1 + w1 <= x0 or y0 + h0 <= y1 or y1 + h1 <= y0
+
+
+def test_up_to_three_panels_keep_the_one_row_geometry():
+    # the row of 1, 2 or 3 panels is what it was before grids: computed by hand here
+    panels = [Panel(matrix=np.zeros((4, 4)), title=str(k)) for k in range(3)]
+    for count in (1, 2, 3):
+        g = geometry(panels[:count])
+        assert len({box[1] for box in g.boxes}) == 1
+        assert all(slot[1] == 0.0 and slot[3] == 1.0 for slot in g.bar_slots)
+        widths = [g.boxes[k + 1][0] - g.boxes[k][0] for k in range(count - 1)]
+        assert all(w == pytest.approx(widths[0]) for w in widths)
+
+
+def test_a_grid_of_eight_panels_draws_eight_heatmaps_in_two_rows():
+    fig = Figure()
+    panels = [Panel(matrix=np.eye(5) * h, title=f"h{h}") for h in range(1, 9)]
+    heatmaps = draw_panels(fig, panels)
+    assert len(heatmaps) == 8 and len(fig.axes) == 16
+    tops = sorted({round(h.ax.get_position().y1, 6) for h in heatmaps})
+    assert len(tops) == 2
+    assert [h.ax.get_title() for h in heatmaps] == [f"h{h}" for h in range(1, 9)]

@@ -170,3 +170,43 @@ def test_plot_scaling_checks_which_pass_is_which():
         plot_scaling(att, att, ex.tokens)
     with pytest.raises(ValueError, match="scaled must come from a pass with scaled=True"):
         plot_scaling(raw, raw, ex.tokens)
+
+
+# --- masks and heads ---
+
+
+def test_a_masked_pass_shows_its_blocked_cells_masked_in_both_panels():
+    ex, _ = example(n=5)
+    mask = attnlib.causal_mask(5)
+    att = self_attention(*ex[1:], mask=mask)
+    fig = plot_attention(att, ex.tokens)
+    scores_ax, _, weights_ax, _ = fig.axes
+    for ax, numbers in ((scores_ax, att.scores), (weights_ax, att.weights)):
+        shown = ax.images[0].get_array()
+        np.testing.assert_array_equal(np.ma.getmaskarray(shown), ~mask)  # blocked = masked
+        np.testing.assert_array_equal(shown[mask], numbers[mask])
+    assert np.isneginf(att.scores[~mask]).all() and (att.weights[~mask] == 0).all()
+    assert [h.mask.tolist() for h in fig.heatmaps] == [mask.tolist()] * 2
+    assert "masked −∞" in scores_ax.get_title() and "masked 0" in weights_ax.get_title()
+    plain = plot_attention(self_attention(*ex[1:]), ex.tokens)
+    assert (render(fig) != render(plain)).any()  # the hatching is drawn
+
+
+def test_heads_panels_hold_each_heads_weights_as_small_multiples():
+    ex = attnlib.toy_multi_head(n=6, d_k=2, heads=5, seed=3)
+    mh = attnlib.multi_head_attention(*ex[1:6], heads=ex.heads, mask=attnlib.causal_mask(6))
+    fig = attnlib.plotting.plot_heads(mh, ex.tokens)
+    assert len(fig.heatmaps) == 5
+    for h, (heatmap, att) in enumerate(zip(fig.heatmaps, mh.heads, strict=True)):
+        np.testing.assert_array_equal(heatmap.matrix, np.where(att.mask, att.weights, 0.0))
+        np.testing.assert_array_equal(heatmap.mask, att.mask)
+        assert heatmap.ax.get_title() == f"head {h}: α, masked 0  (6 × 6)"
+        assert heatmap.image.get_clim() == (0.0, 1.0)
+    rows = {round(h.ax.get_position().y0, 6) for h in fig.heatmaps}
+    assert len(rows) == 2  # five panels: 3 + 2
+
+
+def test_heads_panels_reject_a_single_attention():
+    ex, att = example(n=4)
+    with pytest.raises(TypeError, match="mh must be a MultiHead"):
+        attnlib.plotting.heads_panels(att, ex.tokens)

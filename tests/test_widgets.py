@@ -239,7 +239,9 @@ def test_section_explorers_reject_bad_arguments(factory, kwargs, error, message)
 
 
 def test_an_explorer_class_needs_every_value_by_keyword():
-    with pytest.raises(TypeError, match=r"AttentionExplorer takes n, d_k, seed, d by keyword"):
+    with pytest.raises(
+        TypeError, match=r"AttentionExplorer takes n, d_k, seed, heads, mask, d by keyword"
+    ):
         AttentionExplorer(n=6, d_k=4, seed=0)  # d missing
     e = AttentionExplorer(n=5, d_k=3, seed=1, d=8)
     assert e.fixed == {"d": 8} and repr(e) == "AttentionExplorer(n=5, d_k=3, seed=1)"
@@ -484,3 +486,107 @@ def test_a_view_replaced_on_one_explorer_fails_only_there():
     fine.n.value = 5
     assert isinstance(failing.last_error, ZeroDivisionError) and fine.last_error is None
     assert failing.n.value == 5 and drawn(failing)[0].shape == (4, 4)  # the old picture stays
+
+
+# --- the mask choice and the heads slider ---
+
+
+def drawn_masked(explorer) -> list[np.ma.MaskedArray]:
+    """The heatmaps' arrays with their masks (a blocked cell is masked)."""
+    return [np.ma.asarray(ax.images[0].get_array()) for ax in explorer.figure.axes if ax.images]
+
+
+def expected_multi_head(n, d_k, seed, heads, mask, d=8):
+    ex = attnlib.toy_multi_head(n, d=d, d_k=d_k, heads=heads, seed=seed)
+    blocked = attnlib.causal_mask(n) if mask == "causal" else None
+    return attnlib.multi_head_attention(*ex[1:6], heads=heads, mask=blocked)
+
+
+def test_mask_and_heads_are_a_toggle_and_a_slider_that_start_as_before():
+    e = attnlib.explorer(n=6, d_k=4, seed=0)
+    assert isinstance(e.mask, ipywidgets.ToggleButtons) and e.mask.options == ("none", "causal")
+    assert isinstance(e.heads, ipywidgets.IntSlider) and (e.heads.min, e.heads.max) == (1, 8)
+    assert (e.mask.value, e.heads.value) == ("none", 1)
+    assert repr(e) == "AttentionExplorer(n=6, d_k=4, seed=0)"
+    # heads = 1 without a mask: the chapter's two-panel picture, to the pixel
+    fresh = attnlib.plotting.plot_attention(e.attention, e.example.tokens)
+    fresh.canvas.draw()
+    np.testing.assert_array_equal(pixels(e), np.asarray(fresh.canvas.buffer_rgba()))
+
+
+def test_causal_mask_toggle_redraws_with_the_masked_maths():
+    e = attnlib.explorer(n=7, d_k=3, seed=2)
+    figure = e.figure
+    e.mask.value = "causal"
+    assert e.figure is figure and e.last_error is None
+    mask = attnlib.causal_mask(7)
+    want = self_attention(*toy_example(7, d_k=3, seed=2)[1:], mask=mask)
+    scores, weights = drawn_masked(e)
+    np.testing.assert_array_equal(np.ma.getmaskarray(scores), ~mask)
+    np.testing.assert_array_equal(np.ma.getmaskarray(weights), ~mask)
+    np.testing.assert_array_equal(scores[mask], want.scores[mask])
+    np.testing.assert_array_equal(weights.filled(0.0), want.weights)
+    np.testing.assert_array_equal(e.attention.weights, want.weights)
+    assert "masked −∞" in e.figure.axes[0].get_title()
+    assert "21 of 49 scores blocked" in e.readout.value
+    e.seed.value = 3  # fast path with the mask on: equal to a full draw
+    fast = pixels(e)
+    e.figure.canvas.draw()
+    np.testing.assert_array_equal(fast, pixels(e))
+    e.mask.value = "none"
+    assert_attention_matches(e, 7, 3, 3)
+
+
+@pytest.mark.parametrize(("heads", "mask"), [(2, "none"), (4, "causal"), (8, "none")])
+def test_heads_slider_draws_each_heads_weights(heads, mask):
+    e = attnlib.explorer(n=6, d_k=4, seed=1)
+    figure = e.figure
+    e.mask.value = mask
+    e.heads.value = heads
+    assert e.figure is figure and e.last_error is None
+    want = expected_multi_head(6, 4, 1, heads, mask)
+    got = drawn_masked(e)
+    assert len(got) == heads
+    for shown, att in zip(got, want.heads, strict=True):
+        blocked = np.zeros_like(att.weights, bool) if att.mask is None else ~att.mask
+        np.testing.assert_array_equal(np.ma.getmaskarray(shown), blocked)
+        np.testing.assert_array_equal(shown.filled(0.0), att.weights)
+    for mine, theirs in zip(e.multi_head.heads, want.heads, strict=True):
+        np.testing.assert_array_equal(mine.weights, theirs.weights)
+    np.testing.assert_array_equal(e.multi_head.output, want.output)
+    # head 0 is the one-head example
+    np.testing.assert_allclose(want.heads[0].weights, e.attention.weights, rtol=0, atol=1e-12)
+    assert f"heads = {heads}" in e.readout.value
+    e.d_k.value = 2  # the fast path with several heads
+    again = expected_multi_head(6, 2, 1, heads, mask)
+    for shown, att in zip(drawn_masked(e), again.heads, strict=True):
+        np.testing.assert_array_equal(shown.filled(0.0), att.weights)
+    fast = pixels(e)
+    e.figure.canvas.draw()
+    np.testing.assert_array_equal(fast, pixels(e))
+    assert "heads=" in repr(e)
+
+
+def test_back_to_one_head_is_the_two_panel_picture_again():
+    e = attnlib.explorer(n=5, d_k=3, seed=0)
+    plain = pixels(e)
+    e.heads.value = 3
+    assert len(drawn(e)) == 3
+    e.heads.value = 1
+    assert_attention_matches(e, 5, 3, 0)
+    np.testing.assert_array_equal(pixels(e), plain)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"heads": 0}, ValueError, "heads must be an integer from 1 to 8, got 0"),
+        ({"heads": 9}, ValueError, "heads must be an integer from 1 to 8, got 9"),
+        ({"mask": "padding"}, ValueError, "mask must be one of ['none', 'causal'], got 'padding'"),
+        ({"mask": True}, ValueError, "mask must be one of ['none', 'causal'], got True"),
+    ],
+)
+def test_bad_heads_or_mask_name_the_argument(kwargs, error, message):
+    with pytest.raises(error) as info:
+        attnlib.explorer(**kwargs)
+    assert str(info.value) == message

@@ -10,7 +10,8 @@ bare traceback: it reports it instead.
 - :mod:`.inputs`: exercises of 2.1 and 2.2.1 (two sequences, reordering, embeddings, shapes);
 - :mod:`.formulas`: exercises of 2.2.2 to 2.2.4 (Q, K, V, scores, softmax, weighted sum);
 - :mod:`.predictions`: predictions written before a cell runs (a shape, a score, a weight);
-- :mod:`.learned`: exercises of notebook 06 (the softmax's and the loss's gradients, a pick).
+- :mod:`.learned`: exercises of notebook 06 (the softmax's and the loss's gradients, a pick);
+- :mod:`.next_steps`: notebook 07's exercises (a causal mask, masked weights, heads).
 
 Examples
 --------
@@ -38,6 +39,12 @@ from .inputs import (
     check_shapes,
 )
 from .learned import check_loss_gradient, check_pick, check_softmax_backward
+from .next_steps import (
+    check_causal_mask,
+    check_merge_heads,
+    check_prediction_zero_weights,
+    check_split_heads,
+)
 from .predictions import (
     check_prediction_alpha,
     check_prediction_cost_ratio,
@@ -54,10 +61,12 @@ from .runner import CheckResult
 
 __all__ = [
     "CheckResult",
+    "check_causal_mask",
     "check_column_form",
     "check_cross_scores",
     "check_embedding_lookup",
     "check_loss_gradient",
+    "check_merge_heads",
     "check_one_hot",
     "check_permutation",
     "check_pick",
@@ -71,11 +80,13 @@ __all__ = [
     "check_prediction_score",
     "check_prediction_score_variance",
     "check_prediction_winner",
+    "check_prediction_zero_weights",
     "check_qkv",
     "check_row_entropy",
     "check_scores",
     "check_shapes",
     "check_softmax",
     "check_softmax_backward",
+    "check_split_heads",
     "check_weighted_sum",
 ]

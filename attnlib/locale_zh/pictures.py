@@ -3,5 +3,6 @@
 MESSAGES = {
     "key j": "键 j",
     "query i": "查询 i",
-    "weights α = softmax(scores)  {shape}": "注意力权重 α = softmax(scores)  {shape}",
+    "weights α = softmax(scores){masked}  {shape}": "注意力权重 α = softmax(scores){masked}  {shape}",
+    ", masked 0": "，掩码处为 0",
 }
