@@ -8,7 +8,8 @@ at n = 8, 16, 32, for d_k/seed changes (fast path) and n changes: to an n
 never shown before in this process ("n first") and to one shown before by
 that explorer ("n seen"); and d_k/seed changes with a cell selected
 ("selected": its outline in both heatmaps and ``attnlib.explain``'s
-breakdown under them, as after a click). The baseline is the usual notebook idiom, measured in the same run:
+breakdown under them, as after a click). The baseline is the usual
+notebook idiom, measured in the same run:
 ``ipywidgets.interactive_output`` calling a function that re-creates the same
 two-panel figure with pyplot and renders it to PNG as the inline backend
 does (``print_figure(..., bbox_inches="tight")``), then closes it.
