@@ -36,6 +36,7 @@ __all__ = [
     "checks",
     "explain",
     "explorer",
+    "learned_explorer",
     "lookup",
     "multi_head_attention",
     "padding_mask",
@@ -62,6 +63,8 @@ _LAZY_NAMES = {
     "embedding_explorer": "widgets",
     "qkv_explorer": "widgets",
     "scaling_explorer": "widgets",
+    "learned_explorer": "widgets",
+    "LearnedExplorer": "widgets",
     "plot_attention": "plotting",
 }
 

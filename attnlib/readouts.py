@@ -11,9 +11,16 @@ import numpy as np
 
 from .core import Attention
 from .data import Example
+from .lookup import VALUES, Sequence
 from .stats import ScalingComparison, max_weight, row_entropy
 
-__all__ = ["attention_readout", "embedding_readout", "qkv_readout", "scaling_readout"]
+__all__ = [
+    "attention_readout",
+    "embedding_readout",
+    "learned_readout",
+    "qkv_readout",
+    "scaling_readout",
+]
 
 
 def _shape(M: np.ndarray) -> str:
@@ -120,4 +127,39 @@ def scaling_readout(comparison: ScalingComparison) -> str:
         f"</tr>{body}</table>"
         f"A saturated softmax has max weight near 1 and entropy near 0; "
         f"an even one 1/{n} = {1 / n:.2f} and log {n} = {np.log(n):.2f}."
+    )
+
+
+def learned_readout(att: Attention, seq: Sequence, probs: np.ndarray, *, step: int) -> str:
+    """The text under :func:`learned_explorer`'s picture: the lookup, the query's row, the answer.
+
+    Parameters
+    ----------
+    att : Attention
+        The layer on `seq` (row -1 is the query token).
+    seq : attnlib.lookup.Sequence
+    probs : ndarray, shape (len(VALUES),)
+        The model's belief about the answer (``lookup.forward(...).probs``).
+    step : int
+        The training step of the parameters.
+
+    Examples
+    --------
+    >>> from attnlib import lookup
+    >>> params, seq = lookup.init_params(), lookup.make_task(1)[0]
+    >>> out = lookup.forward(params, seq)
+    >>> "weight on the matching pair" in learned_readout(out.att, seq, out.probs, step=0)
+    True
+    """
+    tokens = seq.tokens
+    row = att.weights[-1]  # (n,): the query token's weights
+    top = int(row.argmax())
+    guess = int(np.argmax(probs))
+    verdict = "right" if guess == seq.answer else f"wrong: the answer is {VALUES[seq.answer]}"
+    return (
+        f"step {step} · <code>{' '.join(tokens)}</code> → {VALUES[seq.answer]}<br>"
+        f"the query {tokens[-1]} puts {row[seq.match]:.2f} of its weight on the matching pair "
+        f"{tokens[seq.match]} (j = {seq.match}); its largest weight, {row[top]:.2f}, "
+        f"is on {tokens[top]} (j = {top})<br>"
+        f"the model answers {VALUES[guess]} with probability {probs[guess]:.2f} ({verdict})"
     )
