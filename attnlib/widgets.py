@@ -4,8 +4,9 @@ An explorer is its controls plus a pure function from their values to a
 :class:`~attnlib.views.View` (panels, readout, data), see :mod:`attnlib.views`.
 Moving a control calls that function and redraws the picture in place on one
 persistent figure (:class:`attnlib._render.FastCanvas`), shown as a PNG in
-an ``ipywidgets.Image``. Everything an explorer shows is reachable without
-widgets, by calling the same view function.
+an ``ipywidgets.Image``. Clicks on that picture come through ipyevents and are
+mapped to cells by :meth:`attnlib.layout.Geometry.cell_at`. Everything an
+explorer shows is reachable without widgets, by calling the same view function.
 """
 
 from __future__ import annotations
@@ -550,6 +551,10 @@ def explorer(
 
     Moving a slider recomputes ``self_attention(*toy_example(n, d=d, d_k=d_k,
     seed=seed)[1:])`` and redraws both heatmaps in place on one figure.
+    Clicking a cell of either heatmap (or choosing it in the *query i* and
+    *key j* menus) outlines it in both and shows every number behind its
+    score under them (:func:`attnlib.explain`); ``e.select((i, j))`` does
+    the same from code.
 
     Parameters
     ----------
