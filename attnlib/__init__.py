@@ -39,6 +39,7 @@ __all__ = [
     "explain",
     "explorer",
     "get_language",
+    "learned_explorer",
     "lookup",
     "multi_head_attention",
     "padding_mask",
@@ -68,6 +69,8 @@ _LAZY_NAMES = {
     "embedding_explorer": "widgets",
     "qkv_explorer": "widgets",
     "scaling_explorer": "widgets",
+    "learned_explorer": "widgets",
+    "LearnedExplorer": "widgets",
     "plot_attention": "plotting",
     "show_error": "demo",
 }

@@ -29,7 +29,7 @@ from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 
 from .heatmap import Heatmap
-from .layout import Panel, PanelFigure, check_size
+from .layout import Geometry, Panel, PanelFigure, check_size
 
 MAX_LAYOUTS = 64  # backgrounds kept: every n of an explorer, at about 0.1 MB each
 MAX_BARS = 64  # colorbar pictures kept, a few tens of kB each
@@ -72,6 +72,8 @@ class FastCanvas:
     figure : matplotlib.figure.Figure
     heatmaps : list of Heatmap
         One per panel shown.
+    geometry : Geometry or None
+        The layout of the picture shown, to map its pixels to cells.
     full_redraws, layout_redraws, fast_redraws : int
         How many pictures took each path (see the module's docstring).
     """
@@ -92,6 +94,11 @@ class FastCanvas:
     @property
     def heatmaps(self) -> list[Heatmap]:
         return self._panels.heatmaps
+
+    @property
+    def geometry(self) -> Geometry | None:
+        """Where each panel of the current picture is (None before the first :meth:`show`)."""
+        return self._panels.geometry
 
     def show(self, panels: Sequence[Panel], selection: tuple[int, int] | None = None) -> bytes:
         """Draw `panels` by the cheapest path and return the PNG bytes.

@@ -54,6 +54,7 @@ KINDS = {
 
 MAX_VALUES_N = 8  # cell values are written when both sides of the matrix are at most this
 MASKED_COLOUR = "#d9d9d9"  # light grey under the hatching of masked cells
+SELECTION_COLOUR = "#ff7f0e"  # the selected cell's outline, on a white halo
 
 _STEPS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 
@@ -227,9 +228,10 @@ class Heatmap:
         self._hatch.set_zorder(_Z_HATCH)
         self._hidden = np.zeros((0, 2), dtype=np.intp)  # the cells the hatch covers now
         self._diagonal: list[PathPatch] = []
-        self._outline = [  # the selected cell: a white line under a black one, like the diagonal
+        self._outline = [  # the selected cell: an orange line on a white one, unlike the
+            # diagonal's black, so that a selected diagonal cell still stands out
             Rectangle((0, 0), 1, 1, facecolor="none", edgecolor=c, zorder=_Z_SELECTION + k / 10)
-            for k, c in enumerate(("white", "black"))
+            for k, c in enumerate(("white", SELECTION_COLOUR))
         ]
         for patch in (self._hatch, *self._outline):
             ax.add_patch(patch)
@@ -399,7 +401,7 @@ class Heatmap:
                     path, facecolor="none", edgecolor=colour, linewidth=lw * width, zorder=z
                 )
                 self._diagonal.append(ax.add_patch(patch))
-        for patch, lw in zip(self._outline, (3.4, 1.6), strict=True):
+        for patch, lw in zip(self._outline, (4.2, 2.2), strict=True):
             patch.set_linewidth(lw * width)
         if self.selection is not None:
             i, j = self.selection

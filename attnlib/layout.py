@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 
 from ._validate import as_matrix
-from .heatmap import Heatmap, check_kind, heatmap, label_style, share_limit
+from .heatmap import Heatmap, check_cell, check_kind, heatmap, label_style, share_limit
 
 __all__ = [
     "MAX_COLUMNS",
@@ -135,6 +135,12 @@ class Geometry:
     bar_slots : tuple of (left, bottom, width, height)
         Each colorbar with its tick labels, in figure fractions: nothing else
         is drawn there.
+    shapes : tuple of (rows, cols)
+        Each panel's matrix shape.
+
+    Pixels of the picture (the PNG an explorer shows) count from its top-left
+    corner, x to the right and y down: :meth:`cell_at` and :meth:`cell_centre`
+    convert between them and cells.
     """
 
     width: float
@@ -144,6 +150,61 @@ class Geometry:
     boxes: tuple[tuple[float, float, float, float], ...]
     bars: tuple[tuple[float, float, float, float], ...]
     bar_slots: tuple[tuple[float, float, float, float], ...]
+    shapes: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def pixels(self) -> tuple[int, int]:
+        """(width, height) of the picture in whole pixels, as the Agg canvas makes it."""
+        return int(self.width * self.dpi), int(self.height * self.dpi)
+
+    def _box_pixels(self, panel: int) -> tuple[float, float, float, float]:
+        # (left, top, right, bottom) of a heatmap box in picture pixels. The canvas is
+        # int(height * dpi) pixels high and Agg flips y about that whole height, while
+        # figure fractions scale by the exact height * dpi.
+        left, bottom, w, h = self.boxes[panel]
+        W, H = self.width * self.dpi, self.height * self.dpi
+        top_row = self.pixels[1]
+        return left * W, top_row - (bottom + h) * H, (left + w) * W, top_row - bottom * H
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int, int] | None:
+        """The cell under pixel (x, y) of the picture: (panel, i, j), or None outside every cell.
+
+        Parameters
+        ----------
+        x, y : float
+            From the picture's top-left corner, in the picture's own pixels
+            (scale a click on a picture shown at another size first).
+
+        Examples
+        --------
+        >>> g = geometry([Panel(matrix=np.zeros((4, 4)))])
+        >>> g.cell_at(*g.cell_centre(0, 2, 3)), g.cell_at(0, 0)
+        ((0, 2, 3), None)
+        """
+        for panel, (rows, cols) in enumerate(self.shapes):
+            left, top, right, bottom = self._box_pixels(panel)
+            if left <= x < right and top <= y < bottom:
+                i = int((y - top) / (bottom - top) * rows)  # floor: both are >= 0
+                j = int((x - left) / (right - left) * cols)
+                return panel, min(i, rows - 1), min(j, cols - 1)
+        return None
+
+    def cell_centre(self, panel: int, i: int, j: int) -> tuple[float, float]:
+        """Pixel (x, y) of the middle of cell (i, j) of `panel`, from the picture's top-left.
+
+        Examples
+        --------
+        >>> g = geometry([Panel(matrix=np.zeros((2, 2)))])
+        >>> x, y = g.cell_centre(0, 0, 1)
+        >>> bool(x > g.cell_centre(0, 0, 0)[0]), bool(y < g.cell_centre(0, 1, 1)[1])
+        (True, True)
+        """
+        if not 0 <= panel < len(self.shapes):
+            raise ValueError(f"panel must be from 0 to {len(self.shapes) - 1}, got {panel}")
+        rows, cols = self.shapes[panel]
+        i, j = check_cell((i, j), (rows, cols))
+        left, top, right, bottom = self._box_pixels(panel)
+        return left + (j + 0.5) * (right - left) / cols, top + (i + 0.5) * (bottom - top) / rows
 
 
 @lru_cache(maxsize=8192)
@@ -261,7 +322,8 @@ def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
                 band / fig_height,
             )
         )
-    return Geometry(width, fig_height, dpi, font, tuple(boxes), tuple(bars), tuple(slots))
+    shapes = tuple(p["shape"] for p in panels)
+    return Geometry(width, fig_height, dpi, font, tuple(boxes), tuple(bars), tuple(slots), shapes)
 
 
 class PanelFigure:

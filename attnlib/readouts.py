@@ -11,12 +11,14 @@ import numpy as np
 
 from .core import Attention, MultiHead
 from .data import Example
+from .lookup import VALUES, Sequence
 from .stats import ScalingComparison, max_weight, row_entropy
 
 __all__ = [
     "attention_readout",
     "embedding_readout",
     "heads_readout",
+    "learned_readout",
     "mask_readout",
     "qkv_readout",
     "scaling_readout",
@@ -182,4 +184,39 @@ def mask_readout(mask: np.ndarray | None) -> str:
     return (
         f"<br>mask: {blocked} of {mask.size} scores blocked (grey): −∞ before the softmax, "
         "weight 0 after it; each row's remaining weights still sum to 1"
+    )
+
+
+def learned_readout(att: Attention, seq: Sequence, probs: np.ndarray, *, step: int) -> str:
+    """The text under :func:`learned_explorer`'s picture: the lookup, the query's row, the answer.
+
+    Parameters
+    ----------
+    att : Attention
+        The layer on `seq` (row -1 is the query token).
+    seq : attnlib.lookup.Sequence
+    probs : ndarray, shape (len(VALUES),)
+        The model's belief about the answer (``lookup.forward(...).probs``).
+    step : int
+        The training step of the parameters.
+
+    Examples
+    --------
+    >>> from attnlib import lookup
+    >>> params, seq = lookup.init_params(), lookup.make_task(1)[0]
+    >>> out = lookup.forward(params, seq)
+    >>> "weight on the matching pair" in learned_readout(out.att, seq, out.probs, step=0)
+    True
+    """
+    tokens = seq.tokens
+    row = att.weights[-1]  # (n,): the query token's weights
+    top = int(row.argmax())
+    guess = int(np.argmax(probs))
+    verdict = "right" if guess == seq.answer else f"wrong: the answer is {VALUES[seq.answer]}"
+    return (
+        f"step {step} · <code>{' '.join(tokens)}</code> → {VALUES[seq.answer]}<br>"
+        f"the query {tokens[-1]} puts {row[seq.match]:.2f} of its weight on the matching pair "
+        f"{tokens[seq.match]} (j = {seq.match}); its largest weight, {row[top]:.2f}, "
+        f"is on {tokens[top]} (j = {top})<br>"
+        f"the model answers {VALUES[guess]} with probability {probs[guess]:.2f} ({verdict})"
     )

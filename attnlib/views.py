@@ -13,18 +13,28 @@ from typing import Any, NamedTuple
 from .core import causal_mask, multi_head_attention, self_attention
 from .data import toy_example, toy_multi_head
 from .layout import Panel
+from .lookup import History, Task, forward, learned_view
 from .plotting import attention_panels, embedding_panels, heads_panels, qkv_panels, scaling_panels
 from .readouts import (
     attention_readout,
     embedding_readout,
     heads_readout,
+    learned_readout,
     mask_readout,
     qkv_readout,
     scaling_readout,
 )
 from .stats import scaling_comparison
 
-__all__ = ["MASKS", "View", "attention_view", "embedding_view", "qkv_view", "scaling_view"]
+__all__ = [
+    "MASKS",
+    "View",
+    "attention_view",
+    "embedding_view",
+    "learned_attention_view",
+    "qkv_view",
+    "scaling_view",
+]
 
 #: The explorer's mask choices: name -> the boolean (n, n) mask it makes (None: no mask).
 MASKS = {"none": lambda n: None, "causal": causal_mask}
@@ -139,4 +149,30 @@ def scaling_view(*, d_k: int, seed: int, n: int, d: int) -> View:
         scaling_panels(comparison.unscaled, comparison.scaled, example.tokens),
         scaling_readout(comparison),
         {"example": example, "comparison": comparison},
+    )
+
+
+def learned_attention_view(history: History, task: Task, *, step: int, example: int) -> View:
+    """The trained lookup layer at checkpoint `step` on sequence `example` of `task`.
+
+    The panels are those of :func:`attnlib.lookup.learned_view`'s attention;
+    the data are ``attention``, ``tokens``, ``sequence`` (the lookup) and
+    ``probs`` (the model's belief about the answer). See
+    :func:`attnlib.learned_explorer`.
+
+    Examples
+    --------
+    >>> from attnlib import lookup
+    >>> history = lookup.train(lookup.init_params(), lookup.make_task(32), steps=2)
+    >>> v = learned_attention_view(history, lookup.make_task(5, seed=1), step=2, example=4)
+    >>> v.data["attention"].weights.shape, v.data["tokens"][-1]
+    ((6, 6), '?e')
+    """
+    att, tokens = learned_view(history, task, step, example)
+    seq = task[example]
+    probs = forward(history.checkpoints[step], seq, scaled=history.scaled).probs  # (n_values,)
+    return View(
+        attention_panels(att, tokens, diagonal=False),
+        learned_readout(att, seq, probs, step=step),
+        {"attention": att, "tokens": tokens, "sequence": seq, "probs": probs},
     )

@@ -4,8 +4,9 @@ An explorer is its controls plus a pure function from their values to a
 :class:`~attnlib.views.View` (panels, readout, data), see :mod:`attnlib.views`.
 Moving a control calls that function and redraws the picture in place on one
 persistent figure (:class:`attnlib._render.FastCanvas`), shown as a PNG in
-an ``ipywidgets.Image``. Everything an explorer shows is reachable without
-widgets, by calling the same view function.
+an ``ipywidgets.Image``. Clicks on that picture come through ipyevents and are
+mapped to cells by :meth:`attnlib.layout.Geometry.cell_at`. Everything an
+explorer shows is reachable without widgets, by calling the same view function.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ import traceback
 from collections.abc import Callable
 from typing import ClassVar
 
+import ipyevents
 import ipywidgets as widgets
 
-from . import views
+from . import lookup, views
 from ._render import FastCanvas
 from ._validate import as_size
+from .core import Attention
+from .explanation import explain
 from .heatmap import check_cell
 from .layout import check_size
 
@@ -27,10 +31,13 @@ __all__ = [
     "AttentionExplorer",
     "EmbeddingExplorer",
     "Explorer",
+    "LearnedExplorer",
     "QKVExplorer",
     "ScalingExplorer",
     "embedding_explorer",
+    "event_pixel",
     "explorer",
+    "learned_explorer",
     "qkv_explorer",
     "scaling_explorer",
 ]
@@ -51,7 +58,54 @@ _LARGE_CSS = """<style>
 .attnlib-large .widget-html-content { font-size: 20px; }
 .attnlib-large .widget-html-content table { font-size: inherit; }
 .attnlib-large .widget-html-content :is(td, th) { padding: 2px 14px; }
+.attnlib-large .widget-dropdown select { font-size: 20px; height: 36px; }
 </style>"""
+_CLICKABLE_CSS = "<style>.attnlib-explorer .attnlib-clickable { cursor: crosshair; }</style>"
+NO_CELL = "none"  # the label of "no cell selected" in the query i / key j menus
+
+
+def event_pixel(event: dict, natural: tuple[int, int]) -> tuple[float, float] | None:
+    """Where a click landed in a picture's own pixels, from an ipyevents event dict.
+
+    ipyevents gives ``dataX, dataY`` for an Image: the click scaled from the
+    size the picture is shown at to its natural size (``natural``, the PNG's
+    width and height), so a picture shrunk to fit the page maps right.
+    Without them, ``relativeX, relativeY`` (CSS pixels from the picture's
+    top-left corner) are scaled by natural size over ``boundingRectWidth,
+    boundingRectHeight``. None for an event without a position.
+
+    Examples
+    --------
+    >>> event_pixel({"type": "click", "dataX": 120, "dataY": 45}, (1000, 400))
+    (120.0, 45.0)
+    >>> event_pixel({"relativeX": 50, "relativeY": 20, "boundingRectWidth": 500,
+    ...              "boundingRectHeight": 200}, (1000, 400))
+    (100.0, 40.0)
+    """
+    if event.get("dataX") is not None and event.get("dataY") is not None:
+        return float(event["dataX"]), float(event["dataY"])
+    keys = ("relativeX", "relativeY", "boundingRectWidth", "boundingRectHeight")
+    if all(event.get(k) for k in keys[2:]) and all(event.get(k) is not None for k in keys[:2]):
+        x, y, shown_w, shown_h = (float(event[k]) for k in keys)
+        return x * natural[0] / shown_w, y * natural[1] / shown_h
+    return None
+
+
+def selection_html(att: Attention, tokens, selection: tuple[int, int] | None) -> str:
+    """The breakdown of the selected score, ``explain(att, i, j, tokens=tokens).html()``, or "".
+
+    Examples
+    --------
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=3)
+    >>> text = selection_html(self_attention(*ex[1:]), ex.tokens, (1, 2))
+    >>> "query i = 1 &#x27;cat&#x27;, key j = 2 &#x27;sat&#x27;" in text
+    True
+    """
+    if selection is None:
+        return ""
+    i, j = selection
+    return '<div style="margin-top: 0.6em">' + explain(att, i, j, tokens=tokens).html() + "</div>"
 
 
 class Explorer(widgets.VBox):
@@ -80,6 +134,13 @@ class Explorer(widgets.VBox):
     fixed : dict of str to int
     selection : tuple of int or None
         The cell (i, j) outlined in the selectable panels (see :meth:`select`).
+        Clicking a cell of a selectable panel selects it (see :meth:`on_click`);
+        so do the menus ``query_i`` and ``key_j``, the route without a mouse.
+    query_i, key_j : ipywidgets.Dropdown or None
+        The selected cell's row and column ("none": no selection), kept in step
+        with clicks and with n; None when no panel is selectable.
+    clicks : ipyevents.Event or None
+        Sends the picture's clicks to :meth:`on_click`.
     figure : matplotlib.figure.Figure
         The one figure drawn on for the explorer's whole life.
     image : ipywidgets.Image
@@ -119,6 +180,8 @@ class Explorer(widgets.VBox):
         for name, control in self.controls.items():
             setattr(self, name, control)
         self.selection: tuple[int, int] | None = None
+        self.query_i = self.key_j = self.clicks = None
+        self._syncing = False  # True while redraw sets the menus: not a choice of the user's
         self.last_error = None
         self._canvas = FastCanvas(self.size)
         self.image = widgets.Image(
@@ -134,17 +197,46 @@ class Explorer(widgets.VBox):
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
         self.add_class("attnlib-explorer")
-        extra = []
+        extra, pick = [], []
         if large:  # slider labels have no font-size style: scale them with CSS, for a projector
             self.add_class("attnlib-large")
             extra = [widgets.HTML(_LARGE_CSS, layout=widgets.Layout(display="none"))]
+        if any(p.selectable for p in self._view.panels):
+            pick = [self._make_cell_picking()]
+            extra.append(widgets.HTML(_CLICKABLE_CSS, layout=widgets.Layout(display="none")))
         self.children = (
             *extra,
             widgets.HBox(list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
+            *pick,
             self.image,
             self.readout,
             self.errors,
         )
+
+    def _make_cell_picking(self) -> widgets.HBox:
+        # The click handler on the picture and the two menus that do the same by keyboard.
+        large = self.size == "large"
+        menus = []
+        for name in ("query i", "key j"):
+            menu = widgets.Dropdown(
+                options=[(NO_CELL, None)],
+                value=None,
+                description=name,
+                layout=widgets.Layout(width="250px" if large else "180px"),
+                style={"description_width": "90px" if large else "55px"},
+            )
+            menu.observe(self._on_cell_menu, names="value")
+            menus.append(menu)
+        self.query_i, self.key_j = menus
+        self._sync_cell_menus()
+        self.clicks = ipyevents.Event(source=self.image, watched_events=["click"])
+        self.clicks.on_dom_event(self.on_click)
+        self.image.add_class("attnlib-clickable")
+        hint = widgets.HTML(
+            "click a cell to see where its numbers come from, or choose one:",
+            layout=widgets.Layout(margin="0 8px 0 0"),
+        )
+        return widgets.HBox([hint, *menus], layout=widgets.Layout(flex_flow="row wrap"))
 
     def make_control(self, name: str, value: int) -> widgets.ValueWidget:
         """The control for `name`: an IntSlider over ``self.LIMITS[name]``. Override for others
@@ -190,6 +282,67 @@ class Explorer(widgets.VBox):
         self.image.value = png
         text = view.readout + self.describe_selection()
         self.readout.value = f'<div style="font-size: {self._font}; line-height: 1.5">{text}</div>'
+        if self.query_i is not None:
+            self._sync_cell_menus()
+
+    def _selectable_panel(self):
+        return next((p for p in self._view.panels if p.selectable), None)
+
+    def _sync_cell_menus(self) -> None:
+        # Menus follow the picture: one entry per row / column (token names when the
+        # panel has them), and the selected cell. Options are set only when they change:
+        # setting them sends them to the browser and resets the menu's value.
+        panel = self._selectable_panel()
+        rows, cols = panel.shape
+        self._syncing = True
+        try:
+            for k, (menu, labels, count) in enumerate(
+                ((self.query_i, panel.row_labels, rows), (self.key_j, panel.col_labels, cols))
+            ):
+                names = [f"{m}: {labels[m]}" if labels else str(m) for m in range(count)]
+                options = ((NO_CELL, None), *zip(names, range(count), strict=True))
+                if menu.options != options:
+                    menu.options = options
+                value = None if self.selection is None else self.selection[k]
+                if menu.value != value:
+                    menu.value = value
+        finally:
+            self._syncing = False
+
+    def _on_cell_menu(self, change) -> None:
+        if self._syncing:
+            return
+        i, j = self.query_i.value, self.key_j.value
+        if change["new"] is None:  # "none" in either menu clears the selection
+            cell = None
+        else:  # a row without a column (or the reverse) starts on the diagonal
+            rows, cols = self._selectable_panel().shape
+            i = min(j, rows - 1) if i is None else i
+            j = min(i, cols - 1) if j is None else j
+            cell = (i, j)
+        self._safely(self.select, cell)
+
+    def on_click(self, event: dict) -> None:
+        """What ipyevents calls with a click on the picture: select the cell under it.
+
+        `event` is ipyevents' dict (see :func:`event_pixel`). A click outside
+        every cell, or in a panel that is not selectable, changes nothing:
+        a stray click on a title or a colorbar keeps the breakdown in view.
+        Choose "none" in a menu to clear the selection.
+        """
+        self._safely(self._click, event)
+
+    def _click(self, event: dict) -> None:
+        geometry = self._canvas.geometry
+        pixel = event_pixel(event, geometry.pixels)
+        hit = None if pixel is None else geometry.cell_at(*pixel)
+        if hit is not None and self._view.panels[hit[0]].selectable:
+            self.select(hit[1:])
+
+    def cell_pixel(self, cell: tuple[int, int], panel: int = 0) -> tuple[float, float]:
+        """Pixel (x, y) of the middle of `cell` (i, j) of `panel` in the picture, from its top-left
+        corner in the PNG's own pixels: a click there selects the cell."""
+        return self._canvas.geometry.cell_centre(panel, *cell)
 
     def describe_selection(self) -> str:
         """HTML shown under the readout for the selected cell; none here. Runs after the view's
@@ -210,10 +363,13 @@ class Explorer(widgets.VBox):
         self.redraw()
 
     def _on_change(self, change) -> None:
-        # An exception in a traitlets observer would end in the kernel's log,
-        # unseen: show it under the picture instead, and keep the old picture.
+        self._safely(self.redraw)
+
+    def _safely(self, action, *args) -> None:
+        # An exception in a traitlets observer (or an ipyevents callback) would end
+        # in the kernel's log, unseen: show it under the picture, keep the old picture.
         try:
-            self.redraw()
+            action(*args)
         except Exception as exc:
             self.last_error = exc
             text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
@@ -280,6 +436,17 @@ class AttentionExplorer(Explorer):
         ]
         return f"{type(self).__name__}({', '.join(parts)})"
 
+    def describe_selection(self) -> str:
+        """Every number behind the selected score: ``attnlib.explain(...).html()``.
+
+        With several heads it explains head 0, the one-head example; the other
+        heads' numbers are ``attnlib.explain(e.multi_head.heads[h], i, j)``.
+        """
+        text = selection_html(self.attention, self.example.tokens, self.selection)
+        if text and len(self.multi_head.heads) > 1:
+            text = f"<p>head 0 of {len(self.multi_head.heads)}:</p>" + text
+        return text
+
 
 class EmbeddingExplorer(Explorer):
     """The embedding X; sliders n, d, seed (see :func:`embedding_explorer`).
@@ -313,6 +480,110 @@ class ScalingExplorer(Explorer):
     view = staticmethod(views.scaling_view)
 
 
+class LearnedExplorer(Explorer):
+    """The trained lookup layer; sliders step (a checkpoint) and example (see
+    :func:`learned_explorer`).
+
+    Attributes: ``history`` and ``task`` (what it shows), and from the view
+    (see :func:`attnlib.views.learned_attention_view`) ``attention``,
+    ``tokens``, ``sequence`` and ``probs``.
+    """
+
+    CONTROLS = ("step", "example")
+
+    def __init__(self, history: lookup.History, task: lookup.Task, *, size="normal", **values):
+        if not isinstance(history, lookup.History):
+            raise TypeError(
+                f"history must be a lookup.History (what lookup.train returns), "
+                f"got {type(history).__name__}"
+            )
+        if not isinstance(task, lookup.Task):
+            raise TypeError(
+                f"task must be a lookup.Task (what lookup.make_task returns), "
+                f"got {type(task).__name__}"
+            )
+        self.history, self.task = history, task
+        self.LIMITS = {**LIMITS, "example": (0, len(task) - 1, "a sequence of the task")}
+        super().__init__(size=size, **values)
+
+    def make_control(self, name: str, value: int) -> widgets.ValueWidget:
+        """``example``: an IntSlider over the task; ``step``: a SelectionSlider over the
+        checkpoints (they need not be evenly spaced)."""
+        if name != "step":
+            return super().make_control(name, value)
+        steps = sorted(self.history.checkpoints)
+        if isinstance(value, bool) or value not in steps:
+            raise ValueError(f"step must be one of the checkpoints {steps}, got {value!r}")
+        large = self.size == "large"
+        return widgets.SelectionSlider(
+            options=steps,
+            value=value,
+            description="step",
+            tooltip="training step of the checkpoint",
+            continuous_update=True,
+            layout=widgets.Layout(width="420px" if large else "300px"),
+            style={"description_width": "60px" if large else "40px"},
+        )
+
+    def view(self, *, step: int, example: int) -> views.View:
+        return views.learned_attention_view(self.history, self.task, step=step, example=example)
+
+    def describe_selection(self) -> str:
+        """Every number behind the selected score: ``attnlib.explain(...).html()``."""
+        return selection_html(self.attention, self.tokens, self.selection)
+
+
+def learned_explorer(
+    history: lookup.History,
+    task: lookup.Task,
+    *,
+    step: int | None = None,
+    example: int = 0,
+    size: str = "normal",
+) -> LearnedExplorer:
+    """A trained attention layer, live: a `step` slider over the training checkpoints and an
+    `example` slider over the sequences of `task`, above its scores and weights.
+
+    Each picture is :func:`attnlib.lookup.learned_view` ``(history, task, step,
+    example)`` drawn as :func:`explorer` draws (fast redraw, click a cell
+    for its breakdown). The bottom row is the query token.
+
+    Parameters
+    ----------
+    history : attnlib.lookup.History
+        From :func:`attnlib.lookup.train`, with the checkpoints to scrub through.
+    task : attnlib.lookup.Task
+        The sequences to look at, e.g. held-out ones.
+    step : int, optional
+        The checkpoint shown first; the last one if omitted.
+    example : int, default 0
+        The sequence shown first, 0 to ``len(task) - 1``.
+    size : {"normal", "large"}, default "normal"
+
+    Returns
+    -------
+    LearnedExplorer
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from attnlib import lookup
+    >>> history = lookup.train(lookup.init_params(), lookup.make_task(64), steps=4,
+    ...                        checkpoints=[2])
+    >>> held_out = lookup.make_task(10, seed=1)
+    >>> e = learned_explorer(history, held_out, step=2, example=3)
+    >>> e
+    LearnedExplorer(step=2, example=3)
+    >>> e.example.value = 7                              # what moving the slider does
+    >>> att, tokens = lookup.learned_view(history, held_out, 2, 7)
+    >>> bool(np.array_equal(e.attention.weights, att.weights)), e.tokens == tokens
+    (True, True)
+    """
+    if step is None and isinstance(history, lookup.History):
+        step = max(history.checkpoints)
+    return LearnedExplorer(history, task, step=step, example=example, size=size)
+
+
 def explorer(
     n: int = 6,
     d_k: int = 4,
@@ -331,6 +602,10 @@ def explorer(
     cells grey, −∞ among the scores, 0 among the weights) and ``heads`` (2 or
     more: each head's weights, from ``multi_head_attention`` on
     ``toy_multi_head``, head 0 being the one-head example).
+    Clicking a cell of either heatmap (or choosing it in the *query i* and
+    *key j* menus) outlines it in both and shows every number behind its
+    score under them (:func:`attnlib.explain`); ``e.select((i, j))`` does
+    the same from code.
 
     Parameters
     ----------

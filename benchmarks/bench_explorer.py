@@ -6,14 +6,18 @@ Times, in the kernel's process, from ``slider.value = v`` to the new PNG
 being in ``explorer.image.value`` (the slider's observer runs synchronously),
 at n = 8, 16, 32, for d_k/seed changes (fast path) and n changes: to an n
 never shown before in this process ("n first") and to one shown before by
-that explorer ("n seen"). The baseline is the usual notebook idiom, measured in the same run:
+that explorer ("n seen"); and d_k/seed changes with a cell selected
+("selected": its outline in both heatmaps and ``attnlib.explain``'s
+breakdown under them, as after a click). The baseline is the usual
+notebook idiom, measured in the same run:
 ``ipywidgets.interactive_output`` calling a function that re-creates the same
 two-panel figure with pyplot and renders it to PNG as the inline backend
 does (``print_figure(..., bbox_inches="tight")``), then closes it.
 
 Then 1,000 random slider changes: open figures, RSS growth and warnings.
-Targets (issue 9): d_k/seed at n = 32 median <= 20 ms (also, issue 12, with
-the causal mask and with heads = 4; heads = 8 is reported, not a target); n change to an n shown
+Targets (issue 9): d_k/seed at n = 32 median <= 20 ms (also with a cell
+selected, issue 10, and, issue 12, with the causal mask and with heads = 4;
+heads = 8 is reported, not a target); n change to an n shown
 before <= 100 ms, the first time <= 200 ms; 1,000 changes: no new figures,
 RSS growth < 20 MB, no warnings. Runs on the code of ``attnlib`` on the path,
 so the same script measures an older checkout (PYTHONPATH=that checkout).
@@ -136,12 +140,19 @@ def main() -> None:
         for m in firsts:
             fresh = attnlib.explorer(n=n)
             ours_first += timed_changes(fresh.n, [m], fresh.image)
+        e.select((n // 2, n // 3))  # as a click would: outline and breakdown
+        selected = timed_changes(e.seed, fast_values[5:], e.image) + timed_changes(
+            e.d_k, dk_values, e.image
+        )
+        assert e.selection == (n // 2, n // 3) and "query i =" in e.readout.value
+        e.select(None)
         n_values = [n - 1, n] * ROUNDS  # both shown before after the first move
         timed_changes(e.n, n_values[:2], e.image)
         ours_n = timed_changes(e.n, n_values, e.image)
         theirs_n = base.timed(base.n, n_values[:8])
         rows = (
             ("d_k/seed", ours, theirs),
+            ("selected", selected, theirs),
             ("n first", ours_first, theirs_n),
             ("n seen", ours_n, theirs_n),
         )
@@ -206,8 +217,10 @@ def main() -> None:
         print(f"    warning: {w.category.__name__}: {w.message}")
 
     am, _, bm, _ = results[32, "d_k/seed"]
+    sm = results[32, "selected"][0]
     checks = [
         (f"d_k/seed at n = 32: median {am:.1f} ms <= 20", am <= 20),
+        (f"d_k/seed at n = 32, a cell selected: median {sm:.1f} ms <= 20", sm <= 20),
         *(
             (
                 f"n change from n = {n}, {label}: median {results[n, label][0]:.1f} ms <= {top}",
