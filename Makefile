@@ -37,6 +37,7 @@ notebooks: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_attention.py
 	$(BIN)/python benchmarks/bench_explorer.py
+	$(BIN)/python benchmarks/bench_training.py
 
 # The classroom page: the explorers, large, without code (Voila), on this machine only.
 PRESENT_PORT ?= 8866
