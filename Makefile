@@ -20,9 +20,30 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # ServerApp.token deprecation warning.
 JUPYTER_FLAGS := --ServerApp.jpserver_extensions=notebook_shim=False $(ROOT_FLAG)
 
-lab: $(VENV)/.installed-notebook
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks \
-	    --LabApp.app_settings_dir=$(CURDIR)/jupyter/lab/settings $(JUPYTER_FLAGS) $(LAB_ARGS)
+# LANG=zh on the command line (make lab LANG=zh, make present LANG=zh): the Chinese
+# edition, notebooks/zh. Only the command line counts: LANG in the environment is the
+# locale (en_US.UTF-8, zh_CN.UTF-8, ...), not a choice of edition, and "zh" is not
+# passed on to Jupyter as a locale.
+ifeq ($(origin LANG),command line)
+EDITION := $(LANG)
+unexport LANG
+else
+EDITION := en
+endif
+ifneq ($(filter lab present,$(MAKECMDGOALS)),)
+ifeq ($(filter en zh,$(EDITION)),)
+$(error LANG=$(EDITION): the notebooks come in LANG=en (the default) and LANG=zh)
+endif
+endif
+NOTEBOOK_DIR := notebooks$(if $(filter zh,$(EDITION)),/zh)
+# zh: JupyterLab's menus in Chinese too, from the zh-CN language pack (the [zh] extra,
+# installed for this only), switched on by jupyter/lab/settings-zh/overrides.json: the
+# project's default, as for the news; the user's own JupyterLab settings are untouched.
+LAB_SETTINGS := $(CURDIR)/jupyter/lab/settings$(if $(filter zh,$(EDITION)),-zh)
+
+lab: $(VENV)/.installed-notebook $(if $(filter zh,$(EDITION)),$(VENV)/.installed-zh)
+	$(BIN)/jupyter lab --ServerApp.root_dir=$(NOTEBOOK_DIR) \
+	    --LabApp.app_settings_dir=$(LAB_SETTINGS) $(JUPYTER_FLAGS) $(LAB_ARGS)
 
 # pytest-xdist: one worker per core (PYTEST_WORKERS=1 for one process); a file's
 # tests stay together, so each browser file starts its server once.
@@ -41,6 +62,7 @@ bench: $(VENV)/.installed-test
 
 # The classroom page: the explorers, large, without code (Voila), on this machine only.
 PRESENT_PORT ?= 8866
+PRESENT_NOTEBOOK ?= $(NOTEBOOK_DIR)/classroom.ipynb
 # --template=offline (jupyter/voila/templates/offline): Voila's page without its CDN
 # links, so that it works in a room without internet. Notebook 7's JupyterLab
 # extension cannot load outside JupyterLab: left out (it logged an error on the page).
@@ -49,9 +71,9 @@ PRESENT_PORT ?= 8866
 VOILA_FLAGS := --theme=light --template=offline \
     --VoilaConfiguration.extension_denylist=@jupyter-notebook/lab-extension
 present: $(VENV)/.installed-notebook
-	@$(BIN)/jupyter trust notebooks/classroom.ipynb >/dev/null
-	@echo "Classroom page: http://127.0.0.1:$(PRESENT_PORT)/  (Ctrl-C stops it)"
-	JUPYTER_PATH=$(CURDIR)/jupyter $(BIN)/voila notebooks/classroom.ipynb --no-browser \
+	@$(BIN)/jupyter trust $(PRESENT_NOTEBOOK) >/dev/null
+	@echo "Classroom page ($(PRESENT_NOTEBOOK)): http://127.0.0.1:$(PRESENT_PORT)/  (Ctrl-C stops it)"
+	JUPYTER_PATH=$(CURDIR)/jupyter $(BIN)/voila $(PRESENT_NOTEBOOK) --no-browser \
 	    --Voila.ip=127.0.0.1 --port=$(PRESENT_PORT) $(VOILA_FLAGS) $(PRESENT_ARGS)
 
 # The library's tests against the oldest numpy, matplotlib and ipywidgets we claim to
@@ -72,6 +94,7 @@ lint: $(VENV)/.installed-test
 
 # One line per install step (pip itself stays quiet), with the time it took.
 WITH_TEST_TOOLS := .[notebook,test]
+WITH_ZH := .[notebook,zh]
 STEP = @echo "make: $(1)" && start=$$(date +%s) && $(2) && echo "make:   done in $$(( $$(date +%s) - start )) s"
 
 $(VENV)/.created:
@@ -82,6 +105,10 @@ $(VENV)/.created:
 
 $(VENV)/.installed-notebook: pyproject.toml $(VENV)/.created
 	$(call STEP,installing attnlib with JupyterLab / Notebook / Voila into $(VENV) (first time: a minute or two),$(BIN)/python -m pip install --quiet -e '.[notebook]')
+	@touch $@
+
+$(VENV)/.installed-zh: pyproject.toml $(VENV)/.installed-notebook
+	$(call STEP,installing the zh-CN language pack for JupyterLab into $(VENV),$(BIN)/python -m pip install --quiet -e '$(WITH_ZH)')
 	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.created

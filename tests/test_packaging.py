@@ -99,3 +99,18 @@ def test_ruff_is_clean():
     result = subprocess.run([ruff, "check", "--quiet", str(ROOT)], capture_output=True,
                             text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_chinese_lab_settings_are_the_english_ones_plus_the_language():
+    # `make lab LANG=zh` points JupyterLab at jupyter/lab/settings-zh instead of
+    # jupyter/lab/settings: it must keep every project setting (no news, no update
+    # check) and add only the interface language.
+    import json
+
+    english = json.loads((ROOT / "jupyter/lab/settings/overrides.json").read_text("utf-8"))
+    chinese = json.loads((ROOT / "jupyter/lab/settings-zh/overrides.json").read_text("utf-8"))
+    language = "@jupyterlab/translation-extension:plugin"
+    assert chinese.pop(language) == {"locale": "zh_CN"}
+    assert chinese == english
+    extras = _pyproject()["optional-dependencies"]
+    assert any(r.startswith("jupyterlab-language-pack-zh-CN") for r in extras["zh"])
