@@ -74,7 +74,7 @@ MESSAGES = {
         "通过：对于 {what}，在 X[perm] 上运行自注意力机制，得到的正是你的预测"
     ),
     "the words {words!r} (vocabulary of {size} words, d = {d})": (
-        "词语 {words!r}（词表共 {size} 个词，d = {d}）"
+        "{words!r} 这几个词（词表共 {size} 个词，d = {d}）"
     ),
     "row v of the table belongs to VOCABULARY[v]: find each word's index with "
     "VOCABULARY.index(word)": (
@@ -129,19 +129,19 @@ MESSAGES = {
         "你给出的形状都与 self_attention 的一致"
     ),
     # --- formulas: 2.2.2 to 2.2.4 ---
-    "a 2 × 3 matrix of small scores": "一个较小注意力分数组成的 2 × 3 矩阵",
+    "a 2 × 3 matrix of small scores": "2 × 3 的小注意力分数矩阵",
     "exponentiate each score, then divide by the sum of its row "
     "(sum over axis=-1 with keepdims=True)": (
         "先对每个注意力分数取指数，再除以所在行的和（沿 axis=-1 求和，keepdims=True）"
     ),
-    "scores of size 1000": "大小在 1000 左右的注意力分数",
+    "scores of size 1000": "1000 量级的注意力分数",
     "subtract each row's maximum before np.exp: it cancels in the fraction "
     "but stops exp from overflowing": (
         "在 np.exp 之前先减去每行的最大值：它在分子分母中相互抵消，却能防止 exp 溢出"
     ),
-    "on {what} your softmax gave nan (or inf)": "在 {what} 上，你的 softmax 得到了 nan（或 inf）",
+    "on {what} your softmax gave nan (or inf)": "对于 {what}，你的 softmax 得到了 nan（或 inf）",
     "passed on small scores and on scores of size 1000; each row sums to 1": (
-        "通过：较小的注意力分数和 1000 左右的注意力分数都对，每行之和为 1"
+        "通过：小注意力分数和 1000 量级的注意力分数都算对了，每行之和为 1"
     ),
     "rows are tokens: Q = X @ W_Q, K = X @ W_K, V = X @ W_V, shape (n, d) @ (d, d_k) -> (n, d_k)": (
         "行对应词元：Q = X @ W_Q，K = X @ W_K，V = X @ W_V，形状为 (n, d) @ (d, d_k) -> (n, d_k)"
@@ -161,7 +161,7 @@ MESSAGES = {
     "Q, K and V match X @ W_Q, X @ W_K, X @ W_V (shapes (5, 3), (5, 3), (5, 2))": (
         "Q、K、V 与 X @ W_Q、X @ W_K、X @ W_V 一致（形状为 (5, 3)、(5, 3)、(5, 2)）"
     ),
-    "X_cols of shape (6, 5) and W_Q of shape (6, 3)": "形状为 (6, 5) 的 X_cols 和形状为 (6, 3) 的 W_Q",
+    "X_cols of shape (6, 5) and W_Q of shape (6, 3)": "X_cols（形状 (6, 5)）和 W_Q（形状 (6, 3)）",
     "W_Q has shape (d, d_k), so W_Q @ x_i does not fit; its transpose does: "
     "W_Q.T @ X_cols, shape (d_k, d) @ (d, n) -> (d_k, n)": (
         "W_Q 的形状是 (d, d_k)，W_Q @ x_i 的形状对不上；换成它的转置就可以："
@@ -199,7 +199,7 @@ MESSAGES = {
         "在 4 × 4 和 3 × 5 的注意力分数矩阵上都与 Q @ K.T / √d_k 一致"
     ),
     "rows uniform, one-hot and (0.7, 0.1, 0.1, 0.1)": (
-        "均匀行、one-hot 行和 (0.7, 0.1, 0.1, 0.1) 这三行"
+        "one-hot 行、均匀行和 (0.7, 0.1, 0.1, 0.1) 这三行"
     ),
     "H_i = -Σ_j α_ij ln α_ij along each row (axis=1), with 0·ln 0 = 0": (
         "沿每一行（axis=1）计算 H_i = -Σ_j α_ij ln α_ij，并约定 0·ln 0 = 0"
@@ -238,5 +238,225 @@ MESSAGES = {
     ),
     "Z = weights @ V for a 4 × 4 and a 3 × 5 weight matrix": (
         "在 4 × 4 和 3 × 5 的注意力权重矩阵上，都有 Z = weights @ V"
+    ),
+    # --- predictions: a shape, a number or an index written before the cell runs ---
+    "you have not written a prediction yet": "你还没有写下预测",
+    "replace ... with your prediction, then run the cell again": (
+        "把 ... 换成你的预测，再运行一次这个单元格"
+    ),
+    "your prediction {answer!r} is not a shape": "你的预测 {answer!r} 不是一个形状",
+    "a shape is a tuple of ints, such as (3, 5)": "形状是由整数组成的元组，例如 (3, 5)",
+    "your prediction {answer!r} is not a number": "你的预测 {answer!r} 不是一个数",
+    "write a number such as 0.25 (no quotes)": "写一个数，例如 0.25（不要加引号）",
+    "your prediction {answer!r} is not an index from 0 to {last}": (
+        "你的预测 {answer!r} 不是 0 到 {last} 之间的下标"
+    ),
+    "write the index as an int, counting from 0": "下标写成整数，从 0 开始数",
+    "right: {right}, one row per query and one column per key": (
+        "正确：{right}，每个查询向量占一行，每个键向量占一列"
+    ),
+    "you predicted {got}, but the scores of {n_q} queries against {n_kv} keys have shape {want}": (
+        "你预测的是 {got}，但 {n_q} 个查询向量对 {n_kv} 个键向量的注意力分数，形状是 {want}"
+    ),
+    "that is the transpose: row i holds query i's scores against every key, "
+    "so there are n_q = {n_q} rows": (
+        "这是转置：第 i 行是查询向量 i 对所有键向量的注意力分数，所以共有 n_q = {n_q} 行"
+    ),
+    "a square matrix pairs a sequence with itself; here queries come from one "
+    "sequence and keys from the other: n_q rows, n_kv columns": (
+        "方阵是一个序列与它自身配对；这里查询向量来自一个序列，键向量来自另一个：n_q 行，n_kv 列"
+    ),
+    "that is the shape of Q or K; the scores Q Kᵀ pair every query with every key": (
+        "这是 Q 或 K 的形状；注意力分数 Q Kᵀ 要让每个查询向量与每个键向量配对"
+    ),
+    "one score per (query, key) pair: n_q rows and n_kv columns": (
+        "每一对（查询向量，键向量）有一个注意力分数：n_q 行，n_kv 列"
+    ),
+    "right: {right} times, because the score matrix is n × n: "
+    "{n} tokens give {short} scores, {n_long} give {long}": (
+        "正确：{right} 倍，因为注意力分数矩阵是 n × n 的：{n} 个词元有 {short} 个注意力分数，"
+        "{n_long} 个词元有 {long} 个"
+    ),
+    "you predicted {got:g}, but {n_long} tokens have {right} times the scores "
+    "of {n} ({long} against {short})": (
+        "你预测的是 {got:g}，但 {n_long} 个词元的注意力分数是 {n} 个词元的 {right} 倍"
+        "（{long} 比 {short}）"
+    ),
+    "that is how Q, K and V grow (one row per token); the scores pair every "
+    "token with every token, so rows and columns both grow {factor} times": (
+        "这是 Q、K、V 的增长方式（每个词元一行）；注意力分数让每个词元与每个词元配对，"
+        "所以行数和列数都变成 {factor} 倍"
+    ),
+    "the score matrix is n × n: {factor} times more rows and {factor} times more columns": (
+        "注意力分数矩阵是 n × n 的：行数变成 {factor} 倍，列数也变成 {factor} 倍"
+    ),
+    "right: {right}, one row of length d = {d} per token": (
+        "正确：{right}，每个词元一行，每行长度 d = {d}"
+    ),
+    "you predicted {got}, but X for {n} tokens with d = {d} has shape {want}": (
+        "你预测的是 {got}，但 {n} 个词元、d = {d} 时，X 的形状是 {want}"
+    ),
+    "rows are tokens: the first number counts the tokens": "行对应词元：第一个数是词元的个数",
+    "that is the embedding table, one row for each of the {V} vocabulary words; "
+    "X holds only the rows of the {n} tokens": (
+        "这是向量编码表，词表里 {V} 个词各占一行；X 只包含这 {n} 个词元的行"
+    ),
+    "that is the one-hot matrix H; X = H @ table has the table's d columns": (
+        "这是 one-hot 矩阵 H；X = H @ table 的列数是表的列数 d"
+    ),
+    "one row per token, and each row is that token's embedding of length d": (
+        "每个词元一行，每行是该词元长度为 d 的向量编码"
+    ),
+    "; token {first} is {word!r} too and gets the same row": (
+        "；第 {first} 个词元也是 {word!r}，取的是同一行"
+    ),
+    "right: row {right}, because VOCABULARY[{right}] is {word!r}{extra}": (
+        "正确：第 {right} 行，因为 VOCABULARY[{right}] 是 {word!r}{extra}"
+    ),
+    "you predicted row {v}, but token {i} ({word!r}) picks row {right} of the table": (
+        "你预测的是第 {v} 行，但第 {i} 个词元（{word!r}）取的是表的第 {right} 行"
+    ),
+    "token {first} is {word!r} too, so both tokens share one row, but rows are "
+    "numbered by the vocabulary (sorted words): VOCABULARY.index({word!r}) = {right}": (
+        "第 {first} 个词元也是 {word!r}，两者确实共用一行，但行号按词表（排好序的词）编排："
+        "VOCABULARY.index({word!r}) = {right}"
+    ),
+    "{v} is the position in the sentence; the table is indexed by the vocabulary "
+    "(sorted words): VOCABULARY.index({word!r}) = {right}": (
+        "{v} 是它在句子里的位置；表是按词表（排好序的词）索引的："
+        "VOCABULARY.index({word!r}) = {right}"
+    ),
+    "row {v} is {other!r}; the row of {word!r} is VOCABULARY.index({word!r})": (
+        "第 {v} 行是 {other!r}；{word!r} 所在的行是 VOCABULARY.index({word!r})"
+    ),
+    "your prediction {answer!r} is not three shapes": "你的预测 {answer!r} 不是三个形状",
+    "write (shape of Q, shape of K, shape of V), e.g. ((1, 2), (1, 2), (1, 2))": (
+        "写成（Q 的形状，K 的形状，V 的形状），例如 ((1, 2), (1, 2), (1, 2))"
+    ),
+    "for {sizes} you predicted {label} has shape {got}, but it is {want}": (
+        "当 {sizes} 时，你预测 {label} 的形状是 {got}，实际是 {want}"
+    ),
+    "that is {W}'s shape; {label} = X @ {W}: (n, d) @ (d, {m})": (
+        "这是 {W} 的形状；{label} = X @ {W}：(n, d) @ (d, {m})"
+    ),
+    "that is X's shape; {W} turns each row of length d into one of length {m}": (
+        "这是 X 的形状；{W} 把每一行从长度 d 变成长度 {m}"
+    ),
+    "V takes its columns from W_V, which has d_v columns; only Q and K need d_k": (
+        "V 的列数来自 W_V，它有 d_v 列；只有 Q 和 K 需要 d_k"
+    ),
+    "right: Q and K are {qk}, V is {v}: one row per token, columns from W_Q, W_K and W_V": (
+        "正确：Q 和 K 是 {qk}，V 是 {v}：每个词元一行，列数分别来自 W_Q、W_K 和 W_V"
+    ),
+    ", divided by √d_k = √{d_k} = {root:.4g}": "，再除以 √d_k = √{d_k} = {root:.4g}",
+    "right: score_{i}{j} = {right:.4g}: q_{i} · k_{j} = {working}": (
+        "正确：score_{i}{j} = {right:.4g}：q_{i} · k_{j} = {working}"
+    ),
+    "you predicted {guess:.4g}, but score_{i}{j} = {right:.4g}": (
+        "你预测的是 {guess:.4g}，但 score_{i}{j} = {right:.4g}"
+    ),
+    "that is q_{i} · k_{j} = {dot:.4g} before the scaling; divide it by √d_k = {root:.4g}": (
+        "这是缩放之前的 q_{i} · k_{j} = {dot:.4g}；还要除以 √d_k = {root:.4g}"
+    ),
+    "you divided by d_k = {d_k}; the scaling divides by its square root, {root:.4g}": (
+        "你除以的是 d_k = {d_k}；缩放除的是它的平方根 {root:.4g}"
+    ),
+    "that is score_{j}{i}, query {j} against key {i}; score_{i}{j} takes q from "
+    "row {i} of Q and k from row {j} of K": (
+        "这是 score_{j}{i}，即查询向量 {j} 对键向量 {i}；score_{i}{j} 的 q 取自 Q 的第 {i} 行，"
+        "k 取自 K 的第 {j} 行"
+    ),
+    "multiply q_{i} and k_{j} coordinate by coordinate and add: {working}": (
+        "把 q_{i} 和 k_{j} 逐个坐标相乘再相加：{working}"
+    ),
+    "right: about {right}, the sum of {d_k} products of variance 1 "
+    "(20,000 random pairs give {measured:.3g})": (
+        "正确：约为 {right}，即 {d_k} 个方差为 1 的乘积之和（20,000 对随机向量测得 {measured:.3g}）"
+    ),
+    "you predicted {guess:g}, but var(q · k) at d_k = {d_k} is about {right} "
+    "(20,000 random pairs give {measured:.3g})": (
+        "你预测的是 {guess:g}，但 d_k = {d_k} 时 var(q · k) 约为 {right}"
+        "（20,000 对随机向量测得 {measured:.3g}）"
+    ),
+    "1 is the variance after dividing by √d_k; unscaled, the d_k products of "
+    "variance 1 add up their variances": (
+        "1 是除以 √d_k 之后的方差；不缩放时，d_k 个方差为 1 的乘积，方差会累加起来"
+    ),
+    "√{d_k} = {root:g} is the standard deviation; the variance is its square": (
+        "√{d_k} = {root:g} 是标准差；方差是它的平方"
+    ),
+    "q · k adds d_k = {d_k} independent products q_c k_c, each of variance 1, "
+    "and variances of independent terms add": (
+        "q · k 是 d_k = {d_k} 个相互独立的乘积 q_c k_c 之和，每个的方差都是 1，"
+        "而独立项之和的方差等于各项方差之和"
+    ),
+    "right: key {right}, the largest score of row {i} ({score:.3g}), "
+    "so the largest weight ({weight:.3g})": (
+        "正确：键向量 {right}，它在第 {i} 行的注意力分数最大（{score:.3g}），"
+        "所以注意力权重也最大（{weight:.3g}）"
+    ),
+    "you predicted key {j}, but row {i} is won by key {right}": (
+        "你预测的是键向量 {j}，但第 {i} 行胜出的是键向量 {right}"
+    ),
+    "row {i}'s scores are {row}; the largest score gets the largest weight": (
+        "第 {i} 行的注意力分数是 {row}；注意力分数最大的，注意力权重也最大"
+    ),
+    "a token does not always attend most to itself: q_{i} and k_{i} come from "
+    "different matrices (W_Q, W_K); {why}": (
+        "词元并不总是最关注自己：q_{i} 和 k_{i} 来自不同的矩阵（W_Q 和 W_K）；{why}"
+    ),
+    "you read column {i}, the queries' scores against key {i}; {why}": (
+        "你看的是第 {i} 列，即各查询向量对键向量 {i} 的注意力分数；{why}"
+    ),
+    "your prediction {answer!r} is not one of the choices": "你的预测 {answer!r} 不在选项之中",
+    "answer one of {choices}": "请从 {choices} 中选一个作答",
+    "sharper": "更集中（sharper）",
+    "flatter": "更平缓（flatter）",
+    "unchanged": "不变（unchanged）",
+    "doubled": "翻倍（doubled）",
+    "row {i}: weights {before} become {after}; "
+    "the winner's weight {top_before:.3g} -> {top_after:.3g}": (
+        "第 {i} 行：注意力权重从 {before} 变为 {after}；"
+        "最大的那个注意力权重 {top_before:.3g} -> {top_after:.3g}"
+    ),
+    "right: {right}. {shown}: α_j / α_k = exp(s_j - s_k) is squared when every score is doubled": (
+        "正确：{right}。{shown}：所有注意力分数翻倍时，α_j / α_k = exp(s_j - s_k) 变成原来的平方"
+    ),
+    "you predicted {choice!r}, but the weights get {right}: {shown}": (
+        "你预测的是 {choice!r}，但注意力权重会{right}：{shown}"
+    ),
+    "adding the same number to every score changes nothing; multiplying "
+    "by 2 doubles every gap s_j - s_k, and the weights follow exp of the gaps": (
+        "给每个注意力分数加上同一个数才不会有变化；乘以 2 会让每个差 s_j - s_k 翻倍，"
+        "而注意力权重取决于这些差的 exp"
+    ),
+    "each row of weights still sums to 1, so the weights cannot all double": (
+        "每行注意力权重之和仍然是 1，所以它们不可能全部翻倍"
+    ),
+    "dividing the scores (as √d_k does) flattens; doubling widens every gap "
+    "s_j - s_k, so the largest score takes more of the weight": (
+        "把注意力分数除以一个数（像 √d_k 那样）才会更平缓；翻倍会拉大每个差 s_j - s_k，"
+        "所以最大的注意力分数分到更多注意力权重"
+    ),
+    "this row is uniform: all its scores are equal, so doubling keeps them equal": (
+        "这一行是均匀的：所有注意力分数都相等，翻倍后仍然相等"
+    ),
+    "row {i}'s scores ({row})": "第 {i} 行的注意力分数（{row}）",
+    "row {i}'s scores minus their maximum": "第 {i} 行的注意力分数减去其最大值",
+    "exp of {of} is {exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}": (
+        "对{of}取 exp 得 {exps}，总和 {total:.4g}，而 {e_j:.4g} / {total:.4g} = {right:.4g}"
+    ),
+    "right: α_{i}{j} = {right:.4g}: {working}": "正确：α_{i}{j} = {right:.4g}：{working}",
+    "you predicted {guess:.4g}, but α_{i}{j} = {right:.4g}": (
+        "你预测的是 {guess:.4g}，但 α_{i}{j} = {right:.4g}"
+    ),
+    "you normalised down column {j}; α sums to 1 along each row: {working}": (
+        "你是沿第 {j} 列做的归一化；α 应当每一行之和为 1：{working}"
+    ),
+    "1/{n_kv} holds only when all the scores of the row are equal: {working}": (
+        "只有这一行的注意力分数全部相等时，才会是 1/{n_kv}：{working}"
+    ),
+    "exp(score) must be divided by the row's sum of exps: {working}": (
+        "exp(score) 还要除以这一行所有 exp 之和：{working}"
     ),
 }
