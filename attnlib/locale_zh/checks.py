@@ -459,4 +459,173 @@ MESSAGES = {
     "exp(score) must be divided by the row's sum of exps: {working}": (
         "exp(score) 还要除以这一行所有 exp 之和：{working}"
     ),
+    # --- learned: notebook 06 ---
+    "d_scores = weights * (d_weights - row sum of d_weights * weights)": (
+        "d_scores = weights * (d_weights - 每一行 d_weights * weights 之和)"
+    ),
+    "your d_scores misses the second term: it is weights * d_weights": (
+        "你的 d_scores 少了第二项：它只是 weights * d_weights"
+    ),
+    "each weight depends on every score of its row: subtract the row's "
+    "(d_weights * weights).sum(axis=1, keepdims=True) before multiplying": (
+        "每个注意力权重都取决于同一行的所有注意力分数：相乘之前，先减去这一行的 "
+        "(d_weights * weights).sum(axis=1, keepdims=True)"
+    ),
+    "you summed down the columns (axis=0)": "你是沿列（axis=0）求的和",
+    "the softmax normalises each row, so sum along axis=1": (
+        "softmax 对每一行做归一化，所以要沿 axis=1 求和"
+    ),
+    "3 rows of 4 scores": "3 行、每行 4 个注意力分数",
+    "passed: your d_scores matches finite differences of the softmax on 3 rows of 4 scores": (
+        "通过：在 3 行、每行 4 个注意力分数上，你的 d_scores 与 softmax 的有限差分结果一致"
+    ),
+    "your gradient is -one_hot(answer): the probabilities are missing": (
+        "你的梯度是 -one_hot(answer)：少了预测的概率"
+    ),
+    "your gradient has the wrong sign": "你的梯度符号反了",
+    "the loss falls when the answer's logit rises: its entry is negative": (
+        "正确答案的 logit 增大时损失减小：所以它对应的那一项是负的"
+    ),
+    "10 logits with answer 3": "10 个 logit、正确答案为 3 的情形",
+    "passed: softmax(logits) - one_hot(answer), as finite differences of the cross-entropy say": (
+        "通过：softmax(logits) - one_hot(answer)，与交叉熵的有限差分结果一致"
+    ),
+    "replace None with your prediction: a position (0, 1, ...) or a token such as {example!r}": (
+        "把 None 换成你的预测：一个位置（0, 1, ...），或一个词元，例如 {example!r}"
+    ),
+    "{prediction!r} is not a token of this sequence: {tokens}": (
+        "{prediction!r} 不是这个序列里的词元：{tokens}"
+    ),
+    "position {prediction} is outside 0 to {last}": "位置 {prediction} 不在 0 到 {last} 之间",
+    "give a position or a token, not {prediction!r}": "请给出一个位置或一个词元，而不是 {prediction!r}",
+    "the query {query!r} puts only {weight:.2f} of its weight on {token!r}": (
+        "查询词元 {query!r} 只把 {weight:.2f} 的注意力权重放在 {token!r} 上"
+    ),
+    "which pair holds the key {key!r}?": "哪一对里存着键 {key!r}？",
+    "right: the query {query!r} puts {weight:.2f} of its weight on {token!r} (position {top})": (
+        "正确：查询词元 {query!r} 把 {weight:.2f} 的注意力权重放在 {token!r} 上（位置 {top}）"
+    ),
+    # --- next_steps: notebook 07, masks and heads ---
+    "none": "无",
+    "True where query i may attend to key j, that is where j <= i: np.tril(...)": (
+        "查询向量 i 可以关注键向量 j 的位置为 True，也就是 j <= i 的位置：np.tril(...)"
+    ),
+    "end with `return mask`": "最后写 `return mask`",
+    "for n = {n} you returned shape {got}, expected {want}": (
+        "当 n = {n} 时，你返回的形状是 {got}，应为 {want}"
+    ),
+    "for n = {n} your mask holds the right 1s and 0s but as {dtype}": (
+        "当 n = {n} 时，你的掩码里 1 和 0 的位置都对，但类型是 {dtype}"
+    ),
+    "attnlib wants booleans (True = may attend): add .astype(bool), or build it with dtype=bool": (
+        "attnlib 要的是布尔值（True = 可以关注）：加上 .astype(bool)，或者创建时就用 dtype=bool"
+    ),
+    "for n = {n} your mask has dtype {dtype}, not bool": (
+        "当 n = {n} 时，你的掩码类型是 {dtype}，不是 bool"
+    ),
+    "for n = {n} your mask is True where the query may NOT look: the convention "
+    "of nn.MultiheadAttention's attn_mask": (
+        "当 n = {n} 时，你的掩码在查询向量“不能”看的位置为 True："
+        "这是 nn.MultiheadAttention 的 attn_mask 的约定"
+    ),
+    "attnlib, like scaled_dot_product_attention, uses True = may attend: return ~your_mask": (
+        "attnlib 和 scaled_dot_product_attention 一样，用 True 表示可以关注：返回 ~your_mask"
+    ),
+    "for n = {n} your mask is True above the diagonal: query 0 would see every later key": (
+        "当 n = {n} 时，你的掩码在对角线上方为 True：查询向量 0 会看到后面所有的键向量"
+    ),
+    "row i is query i and may see keys j <= i: the lower triangle, np.tril": (
+        "第 i 行是查询向量 i，它能看到 j <= i 的键向量：也就是下三角，np.tril"
+    ),
+    "for n = {n} your mask leaves out the diagonal: query i may not see itself": (
+        "当 n = {n} 时，你的掩码漏掉了对角线：查询向量 i 看不到自己"
+    ),
+    ", and row 0 has no key at all": "，而第 0 行一个键向量也看不到",
+    "each token may attend to itself: j <= i, not j < i (np.tril with k=0)": (
+        "每个词元都可以关注自己：是 j <= i，不是 j < i（np.tril 用 k=0）"
+    ),
+    "for n = {n} your mask differs from the causal mask at (i, j) = {pairs}": (
+        "当 n = {n} 时，你的掩码与因果掩码在 (i, j) = {pairs} 处不同"
+    ),
+    "True on and below the diagonal for n = 4, 7 and 1: query i sees keys 0 … i": (
+        "n = 4、7、1 时都是对角线及其下方为 True：查询向量 i 能看到键向量 0 … i"
+    ),
+    "right: {count} zeros: every key after the query (j > i) and every "
+    "padded key (j >= {length}); the padded queries' rows keep weights on the real keys": (
+        "正确：共 {count} 个 0：查询向量之后的每个键向量（j > i），以及每个填充的键向量"
+        "（j >= {length}）；填充位置的查询向量，其所在行在真实的键向量上仍有注意力权重"
+    ),
+    "you predicted zeros at {guess}; the zeros are at {right}": (
+        "你预测 0 出现在 {guess}；实际的 0 在 {right}"
+    ),
+    "the causal triangle is right, but keys {length} … {last} are padding: "
+    "every query gets weight 0 on them too": (
+        "因果掩码的三角形是对的，但键向量 {length} … {last} 是填充："
+        "每个查询向量在它们上面的注意力权重也都是 0"
+    ),
+    "the padded keys are right, but the causal mask also hides every later key (j > i)": (
+        "填充的键向量是对的，但因果掩码还会遮住后面的每个键向量（j > i）"
+    ),
+    "row i is the query, column j the key: transposed, your zeros are the right ones": (
+        "第 i 行是查询向量，第 j 列是键向量：把你的答案转置一下，0 的位置就对了"
+    ),
+    "a padded query (row i >= {length}) is not blocked: padding_mask blocks keys "
+    "(columns) only, so its row still has weights that sum to 1; its output is "
+    "simply thrown away": (
+        "填充位置的查询向量（第 i >= {length} 行）并没有被遮住：padding_mask 只遮键向量（列），"
+        "所以这一行仍有注意力权重，且和为 1；它的输出只是最后被丢掉而已"
+    ),
+    "a weight is 0 exactly where the mask is False: j > i (causal) or j is padding": (
+        "掩码为 False 的地方，注意力权重恰好为 0：j > i（因果），或者 j 是填充"
+    ),
+    "your prediction {answer!r} is neither a boolean ({n}, {n}) array nor pairs (i, j)": (
+        "你的预测 {answer!r} 既不是 ({n}, {n}) 的布尔数组，也不是 (i, j) 对"
+    ),
+    "write pairs such as [(0, 1), (0, 2)] with i, j from 0 to {last}, "
+    "or a boolean array of shape ({n}, {n}), True where the weight is 0": (
+        "写成 [(0, 1), (0, 2)] 这样的对，i、j 取 0 到 {last}；"
+        "或者写一个形状为 ({n}, {n}) 的布尔数组，注意力权重为 0 的位置为 True"
+    ),
+    "head h takes the block of columns h*w ... (h+1)*w - 1: "
+    "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)]), or "
+    "M.reshape(n, heads, w).transpose(1, 0, 2)": (
+        "头 h 取第 h*w ... (h+1)*w - 1 列这一整块："
+        "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)])，"
+        "或 M.reshape(n, heads, w).transpose(1, 0, 2)"
+    ),
+    "M of shape {shape} and heads = {heads}": "形状为 {shape} 的 M，heads = {heads}",
+    "parts[0] mixes rows of M: reshape reads M row by row, so the first block "
+    "takes rows 0 and 1 whole instead of columns 0 … {last} of every row": (
+        "parts[0] 把 M 的行混在了一起：reshape 按行读取 M，所以第一块取的是完整的第 0、1 行，"
+        "而不是每一行的第 0 … {last} 列"
+    ),
+    "your head 0 takes every {heads}th column (0, {heads}, …): interleaved, not a block": (
+        "你的头 0 每隔 {heads} 列取一列（0, {heads}, …）：这是交错取列，不是一整块"
+    ),
+    "you returned shape {got}, (n, heads, w); expected {want}, one (n, w) matrix per head": (
+        "你返回的形状是 {got}，即 (n, heads, w)；应为 {want}，每个头一个 (n, w) 矩阵"
+    ),
+    "move the heads axis first: .transpose(1, 0, 2)": "把头所在的轴移到最前面：.transpose(1, 0, 2)",
+    "parts[h] = M[:, {w}h : {w}(h+1)]: {heads} heads of shape {shape}": (
+        "parts[h] = M[:, {w}h : {w}(h+1)]：{heads} 个头，每个形状为 {shape}"
+    ),
+    "put the blocks side by side, head 0 first: np.concatenate(list(parts), axis=1), "
+    "or parts.transpose(1, 0, 2).reshape(n, -1)": (
+        "把各块左右并排，头 0 在最前：np.concatenate(list(parts), axis=1)，"
+        "或 parts.transpose(1, 0, 2).reshape(n, -1)"
+    ),
+    "the outputs of 3 heads, each (5, 3)": "3 个头的输出，每个形状为 (5, 3)",
+    "W_Q split into {heads} blocks of {w}": "W_Q 切成 {heads} 块、每块 {w} 列的情形",
+    "for {what} you returned shape {got}: the heads stacked as rows": (
+        "对于 {what}，你返回的形状是 {got}：各个头被按行堆叠起来了"
+    ),
+    "each token keeps one row: join the heads along the columns, axis=1": (
+        "每个词元仍占一行：沿列方向拼接各个头，axis=1"
+    ),
+    "for {what} your rows mix tokens: reshape reads the parts head by head": (
+        "对于 {what}，你的每一行混合了不同的词元：reshape 是一个头一个头地读取 parts 的"
+    ),
+    "the heads side by side, head 0 first: equal to multi_head_attention's Z": (
+        "各个头左右并排，头 0 在最前：与 multi_head_attention 的 Z 相同"
+    ),
 }
