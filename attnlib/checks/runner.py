@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -54,12 +54,14 @@ class CheckResult:
     passed: bool
     message: str
     hint: str = ""
+    # how the hint is introduced, in the language the check ran in (as its message is)
+    hint_line: str = field(default_factory=lambda: tr("Hint: {hint}"), compare=False, repr=False)
 
     def __str__(self) -> str:
         mark = "✓" if self.passed else "✗"
         text = f"{mark} {self.name}: {self.message}"
         if self.hint and not self.passed:
-            text += "\n  " + tr("Hint: {hint}", hint=self.hint)
+            text += "\n  " + self.hint_line.format(hint=self.hint)
         return text
 
     __repr__ = __str__

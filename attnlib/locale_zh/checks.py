@@ -11,7 +11,7 @@ MESSAGES = {
         "传入函数本身，不要调用它：check(my_func)"
     ),
     " (line {lineno}: {line})": "（第 {lineno} 行：{line}）",
-    "your function raised {kind}: {exc}{where}": "你的函数抛出了 {kind}：{exc}{where}",
+    "your function raised {kind}: {exc}{where}": "你的函数抛出了 {kind}: {exc}{where}",
     "your function returned None": "你的函数返回了 None",
     "your function returned None for {what}": "对于 {what}，你的函数返回了 None",
     "did you forget a `return`?": "是不是忘了写 `return`？",
@@ -552,11 +552,11 @@ MESSAGES = {
     ),
     "right: {count} zeros: every key after the query (j > i) and every "
     "padded key (j >= {length}); the padded queries' rows keep weights on the real keys": (
-        "正确：共 {count} 个 0：查询向量之后的每个键向量（j > i），以及每个填充的键向量"
+        "正确：共有 {count} 处为零：查询向量之后的每个键向量（j > i），以及每个填充的键向量"
         "（j >= {length}）；填充位置的查询向量，其所在行在真实的键向量上仍有注意力权重"
     ),
     "you predicted zeros at {guess}; the zeros are at {right}": (
-        "你预测 0 出现在 {guess}；实际的 0 在 {right}"
+        "你预测为零的位置是 {guess}；实际为零的位置是 {right}"
     ),
     "the causal triangle is right, but keys {length} … {last} are padding: "
     "every query gets weight 0 on them too": (
