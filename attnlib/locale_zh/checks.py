@@ -98,7 +98,7 @@ MESSAGES = {
         "你返回的形状是 {got}，应为 ({n}, {size})：{n} 个词，每个词对应词表的 {size} 个位置"
     ),
     "row {bad} ({word!r}) is not one-hot: it should hold a single 1 and zeros elsewhere": (
-        "第 {bad} 行（{word!r}）不是 one-hot：应当只有一个 1，其余都是 0"
+        "第 {bad} 行（{word!r}）不是 one-hot：应当只有一个 1，其余全为零"
     ),
     "the 1 goes in column VOCABULARY.index(word)": "1 应放在第 VOCABULARY.index(word) 列",
     "passed: H has shape ({n}, {size}), one 1 per row, and H @ table equals the lookup": (
@@ -593,7 +593,7 @@ MESSAGES = {
         "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)])，"
         "或 M.reshape(n, heads, w).transpose(1, 0, 2)"
     ),
-    "M of shape {shape} and heads = {heads}": "形状为 {shape} 的 M，heads = {heads}",
+    "M of shape {shape} and heads = {heads}": "形状为 {shape} 的 M（heads = {heads}）",
     "parts[0] mixes rows of M: reshape reads M row by row, so the first block "
     "takes rows 0 and 1 whole instead of columns 0 … {last} of every row": (
         "parts[0] 把 M 的行混在了一起：reshape 按行读取 M，所以第一块取的是完整的第 0、1 行，"
@@ -614,7 +614,7 @@ MESSAGES = {
         "把各块左右并排，头 0 在最前：np.concatenate(list(parts), axis=1)，"
         "或 parts.transpose(1, 0, 2).reshape(n, -1)"
     ),
-    "the outputs of 3 heads, each (5, 3)": "3 个头的输出，每个形状为 (5, 3)",
+    "the outputs of 3 heads, each (5, 3)": "3 个头的输出（每个形状为 (5, 3)）",
     "W_Q split into {heads} blocks of {w}": "W_Q 切成 {heads} 块、每块 {w} 列的情形",
     "for {what} you returned shape {got}: the heads stacked as rows": (
         "对于 {what}，你返回的形状是 {got}：各个头被按行堆叠起来了"
