@@ -14,6 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..core import softmax
+from ..i18n import tr
 from .runner import Failure, call, check, close, compare, expect_array, expect_value
 
 
@@ -43,24 +44,28 @@ def check_softmax(func: Callable) -> str:
     """
     cases = [
         (
-            "a 2 × 3 matrix of small scores",
+            tr("a 2 × 3 matrix of small scores"),
             np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]),
-            "exponentiate each score, then divide by the sum of its row "
-            "(sum over axis=-1 with keepdims=True)",
+            tr(
+                "exponentiate each score, then divide by the sum of its row "
+                "(sum over axis=-1 with keepdims=True)"
+            ),
         ),
         (
-            "scores of size 1000",
+            tr("scores of size 1000"),
             np.array([[1000.0, 999.0, 0.0], [-1000.0, -1000.0, -999.0]]),
-            "subtract each row's maximum before np.exp: it cancels in the fraction "
-            "but stops exp from overflowing",
+            tr(
+                "subtract each row's maximum before np.exp: it cancels in the fraction "
+                "but stops exp from overflowing"
+            ),
         ),
     ]
     for what, scores, hint in cases:
         got = expect_array(call(func, scores.copy(), hint=hint), what, hint)
         if not np.isfinite(got).all():
-            raise Failure(f"on {what} your softmax gave nan (or inf)", hint)
+            raise Failure(tr("on {what} your softmax gave nan (or inf)", what=what), hint)
         compare(got, softmax(scores), what, hint)
-    return "passed on small scores and on scores of size 1000; each row sums to 1"
+    return tr("passed on small scores and on scores of size 1000; each row sums to 1")
 
 
 @check
@@ -83,20 +88,20 @@ def check_qkv(func: Callable) -> str:
         Passed, or what went wrong and a hint.
     """
     X, W_Q, W_K, W_V = _case(1, (5, 6), (6, 3), (6, 3), (6, 2))
-    rows_hint = (
+    rows_hint = tr(
         "rows are tokens: Q = X @ W_Q, K = X @ W_K, V = X @ W_V, "
         "shape (n, d) @ (d, d_k) -> (n, d_k)"
     )
     inputs = (X.copy(), W_Q.copy(), W_K.copy(), W_V.copy())  # copies: the learner may edit
-    chapter_hint = (
+    chapter_hint = tr(
         "with W_Q of shape (d, d_k), W_Q @ x_i does not fit; rows are tokens, so write X @ W_Q"
     )
     got = call(func, *inputs, hint=chapter_hint)
-    got = expect_value(got, hint="end with `return Q, K, V`")
+    got = expect_value(got, hint=tr("end with `return Q, K, V`"))
     if not isinstance(got, (tuple, list)) or len(got) != 3:
         raise Failure(
-            f"expected three arrays (Q, K, V), got {type(got).__name__}",
-            "end with `return Q, K, V`",
+            tr("expected three arrays (Q, K, V), got {kind}", kind=type(got).__name__),
+            tr("end with `return Q, K, V`"),
         )
     W = {"W_Q": W_Q, "W_K": W_K, "W_V": W_V}
     for label, mat, own in zip("QKV", got, W, strict=True):
@@ -105,18 +110,26 @@ def check_qkv(func: Callable) -> str:
         expected = X @ W[own]  # (n, d) @ (d, m) -> (n, m)
         if close(arr, expected.T):
             raise Failure(
-                f"your {label} is transposed: shape {arr.shape}, expected "
-                f"{expected.shape} (one row per token)",
+                tr(
+                    "your {label} is transposed: shape {got}, expected {want} (one row per token)",
+                    label=label,
+                    got=arr.shape,
+                    want=expected.shape,
+                ),
                 rows_hint,
             )
         for other in W:
             if other != own and close(arr, X @ W[other]):
                 raise Failure(
-                    f"your {label} equals X @ {other}",
-                    f"each projection has its own matrix: {label} = X @ {own}",
+                    tr("your {label} equals X @ {other}", label=label, other=other),
+                    tr(
+                        "each projection has its own matrix: {label} = X @ {own}",
+                        label=label,
+                        own=own,
+                    ),
                 )
         compare(arr, expected, what, rows_hint)
-    return "Q, K and V match X @ W_Q, X @ W_K, X @ W_V (shapes (5, 3), (5, 3), (5, 2))"
+    return tr("Q, K and V match X @ W_Q, X @ W_K, X @ W_V (shapes (5, 3), (5, 3), (5, 2))")
 
 
 @check
@@ -140,20 +153,24 @@ def check_column_form(func: Callable) -> str:
     X, W_Q = _case(2, (5, 6), (6, 3))
     X_cols = X.T  # (d, n): token i is column i
     expected = W_Q.T @ X_cols  # (d_k, d) @ (d, n) -> (d_k, n)
-    what = "X_cols of shape (6, 5) and W_Q of shape (6, 3)"
-    hint = (
+    what = tr("X_cols of shape (6, 5) and W_Q of shape (6, 3)")
+    hint = tr(
         "W_Q has shape (d, d_k), so W_Q @ x_i does not fit; its transpose does: "
         "W_Q.T @ X_cols, shape (d_k, d) @ (d, n) -> (d_k, n)"
     )
     got = expect_array(call(func, X_cols.copy(), W_Q.copy(), hint=hint), what, hint)
     if close(got, expected.T):
         raise Failure(
-            f"you returned the row form, shape {got.shape}; the column form "
-            f"has one column per token, shape {expected.shape}",
+            tr(
+                "you returned the row form, shape {got}; the column form "
+                "has one column per token, shape {want}",
+                got=got.shape,
+                want=expected.shape,
+            ),
             hint,
         )
     compare(got, expected, what, hint)
-    return "W_Q.T @ X_cols is (X @ W_Q).T: the same numbers, transposed"
+    return tr("W_Q.T @ X_cols is (X @ W_Q).T: the same numbers, transposed")
 
 
 def _wrong_scale(got: np.ndarray, raw: np.ndarray, d_k: int) -> str:
@@ -165,10 +182,10 @@ def _wrong_scale(got: np.ndarray, raw: np.ndarray, d_k: int) -> str:
     if scale <= 0 or np.isclose(scale, np.sqrt(d_k)) or not close(got, raw / scale):
         return ""
     if np.isclose(scale, 1.0):
-        return "you did not scale: these are the raw q_i . k_j"
+        return tr("you did not scale: these are the raw q_i . k_j")
     if np.isclose(scale, d_k):
-        return f"you divided by d_k = {d_k}"
-    return f"you divided by {scale:.4g}"
+        return tr("you divided by d_k = {d_k}", d_k=d_k)
+    return tr("you divided by {scale:.4g}", scale=scale)
 
 
 @check
@@ -189,10 +206,10 @@ def check_scores(func: Callable) -> str:
     CheckResult
         Passed, or what went wrong and a hint.
     """
-    hint = "score_ij = q_i . k_j / √d_k, i.e. Q @ K.T / np.sqrt(d_k) with d_k = Q.shape[1]"
+    hint = tr("score_ij = q_i . k_j / √d_k, i.e. Q @ K.T / np.sqrt(d_k) with d_k = Q.shape[1]")
     cases = [
-        ("4 tokens with d_k = 9", *_case(3, (4, 9), (4, 9))),
-        ("3 queries and 5 keys with d_k = 4", *_case(4, (3, 4), (5, 4))),
+        (tr("4 tokens with d_k = 9"), *_case(3, (4, 9), (4, 9))),
+        (tr("3 queries and 5 keys with d_k = 4"), *_case(4, (3, 4), (5, 4))),
     ]
     for what, Q, K in cases:
         d_k = Q.shape[1]
@@ -201,20 +218,35 @@ def check_scores(func: Callable) -> str:
         got = expect_array(call(func, Q.copy(), K.copy(), hint=hint), what, hint)
         if got.shape == (d_k, d_k) and got.shape != expected.shape:
             raise Failure(
-                f"for {what} you returned shape {got.shape}, (d_k, d_k); "
-                f"expected {expected.shape}, (n_q, n_kv)",
-                "the scores pair tokens, not coordinates: Q @ K.T, not Q.T @ K",
+                tr(
+                    "for {what} you returned shape {got}, (d_k, d_k); expected {want}, (n_q, n_kv)",
+                    what=what,
+                    got=got.shape,
+                    want=expected.shape,
+                ),
+                tr("the scores pair tokens, not coordinates: Q @ K.T, not Q.T @ K"),
             )
         if close(got, expected.T):
             raise Failure(
-                f"for {what} your matrix is transposed: row i must hold the scores of query i",
-                "Q @ K.T, not K @ Q.T",
+                tr(
+                    "for {what} your matrix is transposed: row i must hold the scores of query i",
+                    what=what,
+                ),
+                tr("Q @ K.T, not K @ Q.T"),
             )
         said = _wrong_scale(got, raw, d_k)
         if said:
-            raise Failure(f"for {what}, {said}; divide by √d_k = {np.sqrt(d_k):.4g}", hint)
+            raise Failure(
+                tr(
+                    "for {what}, {said}; divide by √d_k = {root:.4g}",
+                    what=what,
+                    said=said,
+                    root=np.sqrt(d_k),
+                ),
+                hint,
+            )
         compare(got, expected, what, hint)
-    return "matches Q @ K.T / √d_k for 4 × 4 and 3 × 5 score matrices"
+    return tr("matches Q @ K.T / √d_k for 4 × 4 and 3 × 5 score matrices")
 
 
 @check
@@ -238,30 +270,37 @@ def check_row_entropy(func: Callable) -> str:
     weights = np.array([[0.25, 0.25, 0.25, 0.25], [1.0, 0.0, 0.0, 0.0], [0.7, 0.1, 0.1, 0.1]])
     p = np.where(weights > 0, weights, 1.0)  # log 1 = 0 stands in for 0 log 0
     expected = -(weights * np.log(p)).sum(axis=1)  # (n_q,)
-    what = "rows uniform, one-hot and (0.7, 0.1, 0.1, 0.1)"
-    hint = "H_i = -Σ_j α_ij ln α_ij along each row (axis=1), with 0·ln 0 = 0"
+    what = tr("rows uniform, one-hot and (0.7, 0.1, 0.1, 0.1)")
+    hint = tr("H_i = -Σ_j α_ij ln α_ij along each row (axis=1), with 0·ln 0 = 0")
     got = expect_array(call(func, weights.copy(), hint=hint), what, hint)
     if got.shape == expected.shape:
         if not np.isfinite(got[1]) and np.isfinite(got[[0, 2]]).all():
             raise Failure(
-                "the one-hot row (1, 0, 0, 0) gave nan: 0 * log 0",
-                "0·ln 0 counts as 0: take the log only where α > 0, e.g. "
-                "np.log(np.where(weights > 0, weights, 1.0))",
+                tr("the one-hot row (1, 0, 0, 0) gave nan: 0 * log 0"),
+                tr(
+                    "0·ln 0 counts as 0: take the log only where α > 0, e.g. "
+                    "np.log(np.where(weights > 0, weights, 1.0))"
+                ),
             )
         if close(got, expected / np.log(2)):
-            raise Failure("you used log base 2", "use the natural log, np.log")
+            raise Failure(tr("you used log base 2"), tr("use the natural log, np.log"))
         if close(got, -expected):
             raise Failure(
-                "your entropies are negative", "H_i = -Σ_j α_ij ln α_ij: mind the minus sign"
+                tr("your entropies are negative"),
+                tr("H_i = -Σ_j α_ij ln α_ij: mind the minus sign"),
             )
     if got.shape == (weights.shape[1],):
         raise Failure(
-            f"you returned shape {got.shape}, one value per column; "
-            f"expected {expected.shape}, one per row (query)",
-            "sum along each row: axis=1 (or axis=-1)",
+            tr(
+                "you returned shape {got}, one value per column; "
+                "expected {want}, one per row (query)",
+                got=got.shape,
+                want=expected.shape,
+            ),
+            tr("sum along each row: axis=1 (or axis=-1)"),
         )
     compare(got, expected, what, hint)
-    return "uniform row ln 4 = 1.386, one-hot row 0, and the mixed row agree"
+    return tr("uniform row ln 4 = 1.386, one-hot row 0, and the mixed row agree")
 
 
 @check
@@ -282,13 +321,13 @@ def check_weighted_sum(func: Callable) -> str:
     CheckResult
         Passed, or what went wrong and a hint.
     """
-    hint = (
+    hint = tr(
         "z_i = Σ_j α_ij v_j: row i of the weights mixes the rows of V, i.e. weights @ V, "
         "shape (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)"
     )
     for seed, what, n_q, n_kv, d_v in (
-        (5, "4 tokens with d_v = 3", 4, 4, 3),
-        (6, "3 queries, 5 keys and d_v = 2", 3, 5, 2),
+        (5, tr("4 tokens with d_v = 3"), 4, 4, 3),
+        (6, tr("3 queries, 5 keys and d_v = 2"), 3, 5, 2),
     ):
         S, V = _case(seed, (n_q, n_kv), (n_kv, d_v))
         weights = softmax(S)  # (n_q, n_kv)
@@ -296,12 +335,16 @@ def check_weighted_sum(func: Callable) -> str:
         got = expect_array(call(func, weights.copy(), V.copy(), hint=hint), what, hint)
         if n_q == n_kv and close(got, weights.T @ V):
             raise Failure(
-                f"for {what} you mixed with the columns of the weights (weights.T @ V)", hint
+                tr(
+                    "for {what} you mixed with the columns of the weights (weights.T @ V)",
+                    what=what,
+                ),
+                hint,
             )
         if close(got, softmax(weights) @ V):
             raise Failure(
-                f"for {what} you applied softmax to the weights again",
-                "the weights already sum to 1 along each row: use them as they are",
+                tr("for {what} you applied softmax to the weights again", what=what),
+                tr("the weights already sum to 1 along each row: use them as they are"),
             )
         compare(got, expected, what, hint)
-    return "Z = weights @ V for a 4 × 4 and a 3 × 5 weight matrix"
+    return tr("Z = weights @ V for a 4 × 4 and a 3 × 5 weight matrix")

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core import attention, self_attention
 from ..data import VOCABULARY, embed, embedding_table
+from ..i18n import tr
 from .runner import Failure, call, check, close, compare, expect_array, expect_value
 
 
@@ -56,35 +57,49 @@ def check_cross_scores(func: Callable) -> str:
     X_q, X_kv, W_Q, W_K, W_V = _two_sequences()
     n_q, n_kv, d_k = len(X_q), len(X_kv), W_Q.shape[1]
     inputs = (X_q.copy(), X_kv.copy(), W_Q.copy(), W_K.copy())  # copies: the learner may edit
-    got = call(func, *inputs, hint="queries are X_q @ W_Q, keys are X_kv @ W_K")
+    got = call(func, *inputs, hint=tr("queries are X_q @ W_Q, keys are X_kv @ W_K"))
     hint = "scores = (X_q @ W_Q) @ (X_kv @ W_K).T / np.sqrt(d_k)"
     got = expect_array(got, hint=hint)
     expected = attention(X_q, X_kv, W_Q, W_K, W_V).scores  # (n_q, n_kv)
-    what = f"n_q = {n_q} queries and n_kv = {n_kv} keys"
+    what = tr("n_q = {n_q} queries and n_kv = {n_kv} keys", n_q=n_q, n_kv=n_kv)
     if got.shape == (n_kv, n_q):
         raise Failure(
-            f"for {what} you returned shape {got.shape}, the transpose of ({n_q}, {n_kv})",
-            "one row per query: scores = Q @ K.T, not K @ Q.T",
+            tr(
+                "for {what} you returned shape {got}, the transpose of ({n_q}, {n_kv})",
+                what=what,
+                got=got.shape,
+                n_q=n_q,
+                n_kv=n_kv,
+            ),
+            tr("one row per query: scores = Q @ K.T, not K @ Q.T"),
         )
     if got.shape in {(n_q, n_q), (n_kv, n_kv)}:
         raise Failure(
-            f"for {what} you returned shape {got.shape}, expected ({n_q}, {n_kv})",
-            "queries come from X_q but keys from X_kv: K = X_kv @ W_K",
+            tr(
+                "for {what} you returned shape {got}, expected ({n_q}, {n_kv})",
+                what=what,
+                got=got.shape,
+                n_q=n_q,
+                n_kv=n_kv,
+            ),
+            tr("queries come from X_q but keys from X_kv: K = X_kv @ W_K"),
         )
     if close(got, expected * np.sqrt(d_k)):
         raise Failure(
-            "your scores are Q Kᵀ without the scaling",
-            "divide by √d_k, the square root of the number of columns of W_Q",
+            tr("your scores are Q Kᵀ without the scaling"),
+            tr("divide by √d_k, the square root of the number of columns of W_Q"),
         )
     if close(got, expected / np.sqrt(d_k)):
         raise Failure(
-            "your scores are divided by d_k instead of √d_k",
-            "use np.sqrt(d_k): the chapter scales by the square root",
+            tr("your scores are divided by d_k instead of √d_k"),
+            tr("use np.sqrt(d_k): the chapter scales by the square root"),
         )
     compare(got, expected, what, hint)
-    return (
-        f"passed: {n_q} queries against {n_kv} keys give a "
-        f"({n_q}, {n_kv}) score matrix, scaled by √d_k"
+    return tr(
+        "passed: {n_q} queries against {n_kv} keys give a "
+        "({n_q}, {n_kv}) score matrix, scaled by √d_k",
+        n_q=n_q,
+        n_kv=n_kv,
     )
 
 
@@ -120,22 +135,24 @@ def check_permutation(func: Callable) -> str:
     Z = self_attention(X, W_Q, W_K, W_V).Z  # (n, d_v)
     perm = np.array([1, 2, 0, 4, 3])  # a 3-cycle and a swap: not its own inverse
     what = f"perm = {perm.tolist()}"
-    hint = "index the rows of Z with perm"
-    got = call(func, Z.copy(), perm.copy(), hint="row i of X[perm] is token perm[i]")
+    hint = tr("index the rows of Z with perm")
+    got = call(func, Z.copy(), perm.copy(), hint=tr("row i of X[perm] is token perm[i]"))
     got = expect_array(got, what, hint)
     expected = self_attention(X[perm], W_Q, W_K, W_V).Z  # attention run on the new order
     if close(got, Z) and not np.allclose(Z, expected):
         raise Failure(
-            "your prediction is the old Z, unchanged",
-            "the outputs move with their tokens: row i of the new Z belongs to token perm[i]",
+            tr("your prediction is the old Z, unchanged"),
+            tr("the outputs move with their tokens: row i of the new Z belongs to token perm[i]"),
         )
     if close(got, Z[np.argsort(perm)]):
         raise Failure(
-            "your rows are reordered the wrong way round (by the inverse permutation)",
-            "X_new = X[perm], so the new outputs are indexed the same way",
+            tr("your rows are reordered the wrong way round (by the inverse permutation)"),
+            tr("X_new = X[perm], so the new outputs are indexed the same way"),
         )
     compare(got, expected, what, hint)
-    return f"passed: for {what}, self-attention on X[perm] gives exactly your prediction"
+    return tr(
+        "passed: for {what}, self-attention on X[perm] gives exactly your prediction", what=what
+    )
 
 
 @check
@@ -165,8 +182,13 @@ def check_embedding_lookup(func: Callable) -> str:
     words = ("sat", "on", "the", "mat", "because", "the", "cat")  # "the" twice
     table = embedding_table(d=5, seed=7)  # (V, d)
     n, d = len(words), table.shape[1]
-    what = f"the words {' '.join(words)!r} (vocabulary of {len(VOCABULARY)} words, d = {d})"
-    hint = (
+    what = tr(
+        "the words {words!r} (vocabulary of {size} words, d = {d})",
+        words=" ".join(words),
+        size=len(VOCABULARY),
+        d=d,
+    )
+    hint = tr(
         "row v of the table belongs to VOCABULARY[v]: find each word's index with "
         "VOCABULARY.index(word)"
     )
@@ -174,16 +196,19 @@ def check_embedding_lookup(func: Callable) -> str:
     expected = embed(words, table)  # (n, d)
     if got.shape == (d, n):
         raise Failure(
-            f"you returned shape {got.shape}, the transpose of ({n}, {d})",
-            "one row per token: X has shape (n, d)",
+            tr("you returned shape {got}, the transpose of ({a}, {b})", got=got.shape, a=n, b=d),
+            tr("one row per token: X has shape (n, d)"),
         )
     if close(got, table[:n]):
         raise Failure(
-            f"you returned the first {n} rows of the table, not the rows of the {n} words", hint
+            tr("you returned the first {n} rows of the table, not the rows of the {n} words", n=n),
+            hint,
         )
     compare(got, expected, what, hint)
-    return (
-        f"passed: {n} words looked up, X has shape ({n}, {d}), and the two 'the' rows are identical"
+    return tr(
+        "passed: {n} words looked up, X has shape ({n}, {d}), and the two 'the' rows are identical",
+        n=n,
+        d=d,
     )
 
 
@@ -213,27 +238,36 @@ def check_one_hot(func: Callable) -> str:
     """
     words = ("it", "was", "warm", "it", "was")
     n, size = len(words), len(VOCABULARY)
-    hint = (
+    hint = tr(
         "start from np.zeros((len(words), len(VOCABULARY))) and set H[i, VOCABULARY.index(w)] = 1"
     )
     H = expect_array(call(func, words, hint=hint), hint=hint)
     if H.shape == (size, n):
         raise Failure(
-            f"you returned shape {H.shape}, the transpose of ({n}, {size})",
-            "one row per word, one column per vocabulary entry",
+            tr("you returned shape {got}, the transpose of ({a}, {b})", got=H.shape, a=n, b=size),
+            tr("one row per word, one column per vocabulary entry"),
         )
     if H.shape != (n, size):
         raise Failure(
-            f"you returned shape {H.shape}, expected ({n}, {size}): "
-            f"{n} words by {size} vocabulary entries",
+            tr(
+                "you returned shape {got}, expected ({n}, {size}): "
+                "{n} words by {size} vocabulary entries",
+                got=H.shape,
+                n=n,
+                size=size,
+            ),
             hint,
         )
     ones_per_row = (H == 1).sum(axis=1)
     if not (np.isin(H, (0.0, 1.0)).all() and (ones_per_row == 1).all()):
         bad = int(np.argmax(~(ones_per_row == 1) | ~np.isin(H, (0.0, 1.0)).all(axis=1)))
         raise Failure(
-            f"row {bad} ({words[bad]!r}) is not one-hot: it should hold "
-            "a single 1 and zeros elsewhere",
+            tr(
+                "row {bad} ({word!r}) is not one-hot: it should hold "
+                "a single 1 and zeros elsewhere",
+                bad=bad,
+                word=words[bad],
+            ),
             hint,
         )
     table = embedding_table(d=3, seed=1)  # (V, d)
@@ -241,25 +275,29 @@ def check_one_hot(func: Callable) -> str:
         H @ table,
         embed(words, table),  # (n, V) @ (V, d) -> (n, d)
         "H @ table",
-        "the 1 goes in column VOCABULARY.index(word)",
+        tr("the 1 goes in column VOCABULARY.index(word)"),
     )
-    return f"passed: H has shape ({n}, {size}), one 1 per row, and H @ table equals the lookup"
+    return tr(
+        "passed: H has shape ({n}, {size}), one 1 per row, and H @ table equals the lookup",
+        n=n,
+        size=size,
+    )
 
 
 def _shape_hint(key: str, got: tuple, expected: tuple, n: int, d: int, d_k: int) -> str:
     """A hint for the usual wrong answer of check_shapes, else a general one."""
     if got[::-1] == expected:
-        return "rows are tokens: the first number is the number of rows"
+        return tr("rows are tokens: the first number is the number of rows")
     if key == "Q":
         if got == (n, d):
-            return (
+            return tr(
                 "that is X's shape; W_Q (d × d_k) turns each row of length d into one of length d_k"
             )
         return "Q = X W_Q: (n, d) @ (d, d_k)"
     if key == "scores":
-        return "each score pairs one query (row i) with one key (column j): how many of each?"
+        return tr("each score pairs one query (row i) with one key (column j): how many of each?")
     if got == (n, d_k):
-        return "Z = α V takes its columns from V, and V = X W_V has d_v columns"
+        return tr("Z = α V takes its columns from V, and V = X W_V has d_v columns")
     return "Z = α V: (n, n) @ (n, d_v)"
 
 
@@ -288,12 +326,15 @@ def check_shapes(func: Callable) -> str:
       Hint: that is X's shape; W_Q (d × d_k) turns each row of length d into one of length d_k
     """
     rng = np.random.default_rng(0)
-    dict_hint = "return a dict: {'Q': (..., ...), 'scores': ..., 'Z': ...}"
+    dict_hint = tr("return a dict: {example}", example="{'Q': (..., ...), 'scores': ..., 'Z': ...}")
     for n, d, d_k, d_v in ((5, 8, 3, 2), (7, 4, 6, 9)):
         sizes = f"n = {n}, d = {d}, d_k = {d_k}, d_v = {d_v}"
         got = expect_value(call(func, n, d, d_k, d_v, hint=dict_hint))
         if not isinstance(got, dict):
-            raise Failure(f"your function returned a {type(got).__name__}, not a dict", dict_hint)
+            raise Failure(
+                tr("your function returned a {kind}, not a dict", kind=type(got).__name__),
+                dict_hint,
+            )
         att = self_attention(
             rng.standard_normal((n, d)),
             rng.standard_normal((d, d_k)),
@@ -302,21 +343,35 @@ def check_shapes(func: Callable) -> str:
         )
         for key in ("Q", "scores", "Z"):
             if key not in got:
-                raise Failure(f"your dict has no key {key!r}", "use the keys 'Q', 'scores' and 'Z'")
+                raise Failure(
+                    tr("your dict has no key {key!r}", key=key),
+                    tr("use the keys 'Q', 'scores' and 'Z'"),
+                )
             try:
                 shape = tuple(int(s) for s in got[key])
             except (TypeError, ValueError):
                 raise Failure(
-                    f"for {sizes}, {key} is {got[key]!r}, not a shape",
-                    "a shape is a tuple of two ints, such as (n, d_k)",
+                    tr(
+                        "for {sizes}, {key} is {value!r}, not a shape",
+                        sizes=sizes,
+                        key=key,
+                        value=got[key],
+                    ),
+                    tr("a shape is a tuple of two ints, such as (n, d_k)"),
                 ) from None
             expected = getattr(att, key).shape
             if shape != expected:
                 raise Failure(
-                    f"for {sizes} you said {key} has shape {shape}, but it is {expected}",
+                    tr(
+                        "for {sizes} you said {key} has shape {got}, but it is {want}",
+                        sizes=sizes,
+                        key=key,
+                        got=shape,
+                        want=expected,
+                    ),
                     _shape_hint(key, shape, expected, n, d, d_k),
                 )
-    return (
+    return tr(
         "passed: for n = 5, d = 8, d_k = 3, d_v = 2 and for n = 7, d = 4, "
         "d_k = 6, d_v = 9 your shapes are those of self_attention"
     )

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..core import softmax
+from ..i18n import tr
 from ..lookup import Params, Sequence, attend
 from .runner import Failure, call, check, close, compare, expect_array
 
@@ -61,22 +62,26 @@ def check_softmax_backward(func: Callable) -> str:
         step[index] = STEP
         expected[index] = ((softmax(scores + step) - softmax(scores - step)) * d_weights).sum()
     expected /= 2 * STEP
-    hint = "d_scores = weights * (d_weights - row sum of d_weights * weights)"
+    hint = tr("d_scores = weights * (d_weights - row sum of d_weights * weights)")
     got = expect_array(call(func, weights.copy(), d_weights.copy(), hint=hint))
     if close(got, weights * d_weights):
         raise Failure(
-            "your d_scores misses the second term: it is weights * d_weights",
-            "each weight depends on every score of its row: subtract the row's "
-            "(d_weights * weights).sum(axis=1, keepdims=True) before multiplying",
+            tr("your d_scores misses the second term: it is weights * d_weights"),
+            tr(
+                "each weight depends on every score of its row: subtract the row's "
+                "(d_weights * weights).sum(axis=1, keepdims=True) before multiplying"
+            ),
         )
     column_sums = (d_weights * weights).sum(axis=0, keepdims=True)  # (n_q, n_kv) -> (1, n_kv)
     if close(got, weights * (d_weights - column_sums)):
         raise Failure(
-            "you summed down the columns (axis=0)",
-            "the softmax normalises each row, so sum along axis=1",
+            tr("you summed down the columns (axis=0)"),
+            tr("the softmax normalises each row, so sum along axis=1"),
         )
-    compare(got, expected, "3 rows of 4 scores", hint, atol=1e-6)
-    return "passed: your d_scores matches finite differences of the softmax on 3 rows of 4 scores"
+    compare(got, expected, tr("3 rows of 4 scores"), hint, atol=1e-6)
+    return tr(
+        "passed: your d_scores matches finite differences of the softmax on 3 rows of 4 scores"
+    )
 
 
 @check
@@ -116,14 +121,14 @@ def check_loss_gradient(func: Callable) -> str:
     hint = "d_logits = softmax(logits) - one_hot(answer)"
     got = expect_array(call(func, logits.copy(), answer, hint=hint))
     if close(got, -np.eye(10)[answer]):
-        raise Failure("your gradient is -one_hot(answer): the probabilities are missing", hint)
+        raise Failure(tr("your gradient is -one_hot(answer): the probabilities are missing"), hint)
     if close(got, -expected):
         raise Failure(
-            "your gradient has the wrong sign",
-            "the loss falls when the answer's logit rises: its entry is negative",
+            tr("your gradient has the wrong sign"),
+            tr("the loss falls when the answer's logit rises: its entry is negative"),
         )
-    compare(got, expected, "10 logits with answer 3", hint, atol=1e-6)
-    return (
+    compare(got, expected, tr("10 logits with answer 3"), hint, atol=1e-6)
+    return tr(
         "passed: softmax(logits) - one_hot(answer), as finite differences of the cross-entropy say"
     )
 
@@ -132,18 +137,33 @@ def _position(prediction, tokens: list[str]) -> int:
     # the learner may name the token by its position or as printed
     if prediction is None or prediction is Ellipsis:
         raise Failure(
-            "replace None with your prediction: a position "
-            "(0, 1, ...) or a token such as " + repr(tokens[0])
+            tr(
+                "replace None with your prediction: a position "
+                "(0, 1, ...) or a token such as {example!r}",
+                example=tokens[0],
+            )
         )
     if isinstance(prediction, str):
         if prediction not in tokens:
-            raise Failure(f"{prediction!r} is not a token of this sequence: {' '.join(tokens)}")
+            raise Failure(
+                tr(
+                    "{prediction!r} is not a token of this sequence: {tokens}",
+                    prediction=prediction,
+                    tokens=" ".join(tokens),
+                )
+            )
         return tokens.index(prediction)
     if isinstance(prediction, (int, np.integer)) and not isinstance(prediction, bool):
         if not 0 <= prediction < len(tokens):
-            raise Failure(f"position {prediction} is outside 0 to {len(tokens) - 1}")
+            raise Failure(
+                tr(
+                    "position {prediction} is outside 0 to {last}",
+                    prediction=prediction,
+                    last=len(tokens) - 1,
+                )
+            )
         return int(prediction)
-    raise Failure(f"give a position or a token, not {prediction!r}")
+    raise Failure(tr("give a position or a token, not {prediction!r}", prediction=prediction))
 
 
 @check
@@ -177,11 +197,18 @@ def check_pick(prediction, params: Params, seq: Sequence) -> str:
     top = int(row.argmax())
     if position != top:
         raise Failure(
-            f"the query {tokens[-1]!r} puts only {row[position]:.2f} "
-            f"of its weight on {tokens[position]!r}",
-            f"which pair holds the key {tokens[-1][1:]!r}?",
+            tr(
+                "the query {query!r} puts only {weight:.2f} of its weight on {token!r}",
+                query=tokens[-1],
+                weight=row[position],
+                token=tokens[position],
+            ),
+            tr("which pair holds the key {key!r}?", key=tokens[-1][1:]),
         )
-    return (
-        f"right: the query {tokens[-1]!r} puts {row[top]:.2f} "
-        f"of its weight on {tokens[top]!r} (position {top})"
+    return tr(
+        "right: the query {query!r} puts {weight:.2f} of its weight on {token!r} (position {top})",
+        query=tokens[-1],
+        weight=row[top],
+        token=tokens[top],
+        top=top,
     )

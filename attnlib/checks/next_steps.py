@@ -27,6 +27,7 @@ import numpy as np
 
 from ..core import causal_mask, multi_head_attention, padding_mask, self_attention
 from ..data import toy_example, toy_multi_head
+from ..i18n import tr
 from .runner import Failure, call, check, close, compare, expect_array, expect_value
 
 SIZES = (4, 7, 1)  # the n a causal mask is checked at; 4 first, where every slip differs
@@ -35,7 +36,7 @@ SIZES = (4, 7, 1)  # the n a causal mask is checked at; 4 first, where every sli
 def _pairs(cells: np.ndarray) -> str:
     # (rows, cols) bool -> "(0, 1), (0, 2), ..." with at most 8 pairs
     found = [f"({int(i)}, {int(j)})" for i, j in np.argwhere(cells)]
-    return ", ".join(found[:8]) + (", ..." if len(found) > 8 else "") if found else "none"
+    return ", ".join(found[:8]) + (", ..." if len(found) > 8 else "") if found else tr("none")
 
 
 @check
@@ -62,51 +63,81 @@ def check_causal_mask(func: Callable) -> str:
     ✗ check_causal_mask: for n = 4 your mask is True above the diagonal: query 0 would see every later key
       Hint: row i is query i and may see keys j <= i: the lower triangle, np.tril
     """  # noqa: E501
-    hint = "True where query i may attend to key j, that is where j <= i: np.tril(...)"
+    hint = tr("True where query i may attend to key j, that is where j <= i: np.tril(...)")
     for n in SIZES:
         got = call(func, n, hint=hint)
-        got = expect_value(got, f"n = {n}", "end with `return mask`")
+        got = expect_value(got, f"n = {n}", tr("end with `return mask`"))
         arr = np.asarray(got)
         right = causal_mask(n)  # (n, n) bool
         if arr.shape != right.shape:
             raise Failure(
-                f"for n = {n} you returned shape {arr.shape}, expected {right.shape}", hint
+                tr(
+                    "for n = {n} you returned shape {got}, expected {want}",
+                    n=n,
+                    got=arr.shape,
+                    want=right.shape,
+                ),
+                hint,
             )
         if arr.dtype != bool:
             values = expect_array(arr, f"n = {n}", hint)
             if set(np.unique(values)) <= {0.0, 1.0} and np.array_equal(values == 1, right):
                 raise Failure(
-                    f"for n = {n} your mask holds the right 1s and 0s but as {arr.dtype}",
-                    "attnlib wants booleans (True = may attend): add .astype(bool), or "
-                    "build it with dtype=bool",
+                    tr(
+                        "for n = {n} your mask holds the right 1s and 0s but as {dtype}",
+                        n=n,
+                        dtype=arr.dtype,
+                    ),
+                    tr(
+                        "attnlib wants booleans (True = may attend): add .astype(bool), or "
+                        "build it with dtype=bool"
+                    ),
                 )
-            raise Failure(f"for n = {n} your mask has dtype {arr.dtype}, not bool", hint)
+            raise Failure(
+                tr("for n = {n} your mask has dtype {dtype}, not bool", n=n, dtype=arr.dtype),
+                hint,
+            )
         if n > 1 and np.array_equal(arr, ~right):
             raise Failure(
-                f"for n = {n} your mask is True where the query may NOT look: the convention "
-                "of nn.MultiheadAttention's attn_mask",
-                "attnlib, like scaled_dot_product_attention, uses True = may attend: "
-                "return ~your_mask",
+                tr(
+                    "for n = {n} your mask is True where the query may NOT look: the convention "
+                    "of nn.MultiheadAttention's attn_mask",
+                    n=n,
+                ),
+                tr(
+                    "attnlib, like scaled_dot_product_attention, uses True = may attend: "
+                    "return ~your_mask"
+                ),
             )
         if n > 1 and np.array_equal(arr, right.T):
             raise Failure(
-                f"for n = {n} your mask is True above the diagonal: query 0 would see every "
-                "later key",
-                "row i is query i and may see keys j <= i: the lower triangle, np.tril",
+                tr(
+                    "for n = {n} your mask is True above the diagonal: query 0 would see every "
+                    "later key",
+                    n=n,
+                ),
+                tr("row i is query i and may see keys j <= i: the lower triangle, np.tril"),
             )
         if np.array_equal(arr, right & ~np.eye(n, dtype=bool)):
             raise Failure(
-                f"for n = {n} your mask leaves out the diagonal: query i may not see itself"
-                + (", and row 0 has no key at all" if n else ""),
-                "each token may attend to itself: j <= i, not j < i (np.tril with k=0)",
+                tr(
+                    "for n = {n} your mask leaves out the diagonal: query i may not see itself",
+                    n=n,
+                )
+                + (tr(", and row 0 has no key at all") if n else ""),
+                tr("each token may attend to itself: j <= i, not j < i (np.tril with k=0)"),
             )
         wrong = arr != right
         if wrong.any():
             raise Failure(
-                f"for n = {n} your mask differs from the causal mask at (i, j) = {_pairs(wrong)}",
+                tr(
+                    "for n = {n} your mask differs from the causal mask at (i, j) = {pairs}",
+                    n=n,
+                    pairs=_pairs(wrong),
+                ),
                 hint,
             )
-    return "True on and below the diagonal for n = 4, 7 and 1: query i sees keys 0 … i"
+    return tr("True on and below the diagonal for n = 4, 7 and 1: query i sees keys 0 … i")
 
 
 @check
@@ -135,38 +166,49 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5) -> str:
     """
     if answer is None or answer is Ellipsis:
         raise Failure(
-            "you have not written a prediction yet",
-            "replace ... with your prediction, then run the cell again",
+            tr("you have not written a prediction yet"),
+            tr("replace ... with your prediction, then run the cell again"),
         )
     mask = causal_mask(n) & padding_mask(length, n)  # (n, n), True = may attend
     ex = toy_example(n, seed=0)
     right = self_attention(*ex[1:], mask=mask).weights == 0  # (n, n): the zeros, computed
     guess = _as_cells(answer, n)
     if np.array_equal(guess, right):
-        return (
-            f"right: {int(right.sum())} zeros: every key after the query (j > i) and every "
-            f"padded key (j >= {length}); the padded queries' rows keep weights on the real keys"
+        return tr(
+            "right: {count} zeros: every key after the query (j > i) and every "
+            "padded key (j >= {length}); the padded queries' rows keep weights on the real keys",
+            count=int(right.sum()),
+            length=length,
         )
-    said = f"you predicted zeros at {_pairs(guess)}; the zeros are at {_pairs(right)}"
+    said = tr(
+        "you predicted zeros at {guess}; the zeros are at {right}",
+        guess=_pairs(guess),
+        right=_pairs(right),
+    )
     padded_rows = np.zeros((n, n), dtype=bool)
     padded_rows[length:] = True
     if np.array_equal(guess, ~causal_mask(n)):
-        why = (
-            f"the causal triangle is right, but keys {length} … {n - 1} are padding: "
-            "every query gets weight 0 on them too"
+        why = tr(
+            "the causal triangle is right, but keys {length} … {last} are padding: "
+            "every query gets weight 0 on them too",
+            length=length,
+            last=n - 1,
         )
     elif np.array_equal(guess, ~padding_mask(length, n)):
-        why = "the padded keys are right, but the causal mask also hides every later key (j > i)"
+        why = tr(
+            "the padded keys are right, but the causal mask also hides every later key (j > i)"
+        )
     elif np.array_equal(guess, right.T):
-        why = "row i is the query, column j the key: transposed, your zeros are the right ones"
+        why = tr("row i is the query, column j the key: transposed, your zeros are the right ones")
     elif np.array_equal(guess, right | padded_rows):
-        why = (
-            f"a padded query (row i >= {length}) is not blocked: padding_mask blocks keys "
+        why = tr(
+            "a padded query (row i >= {length}) is not blocked: padding_mask blocks keys "
             "(columns) only, so its row still has weights that sum to 1; its output is "
-            "simply thrown away"
+            "simply thrown away",
+            length=length,
         )
     else:
-        why = "a weight is 0 exactly where the mask is False: j > i (causal) or j is padding"
+        why = tr("a weight is 0 exactly where the mask is False: j > i (causal) or j is padding")
     raise Failure(said, why)
 
 
@@ -183,9 +225,17 @@ def _as_cells(answer, n: int) -> np.ndarray:
             cells[int(i), int(j)] = True
     except (TypeError, ValueError):
         raise Failure(
-            f"your prediction {answer!r} is neither a boolean ({n}, {n}) array nor pairs (i, j)",
-            f"write pairs such as [(0, 1), (0, 2)] with i, j from 0 to {n - 1}, "
-            f"or a boolean array of shape ({n}, {n}), True where the weight is 0",
+            tr(
+                "your prediction {answer!r} is neither a boolean ({n}, {n}) array nor pairs (i, j)",
+                answer=answer,
+                n=n,
+            ),
+            tr(
+                "write pairs such as [(0, 1), (0, 2)] with i, j from 0 to {last}, "
+                "or a boolean array of shape ({n}, {n}), True where the weight is 0",
+                last=n - 1,
+                n=n,
+            ),
         ) from None
     return cells
 
@@ -223,32 +273,48 @@ def check_split_heads(func: Callable) -> str:
     M, heads, w = _heads_case()
     n = M.shape[0]
     right = np.stack([M[:, h * w : (h + 1) * w] for h in range(heads)])  # (heads, n, w)
-    hint = (
+    hint = tr(
         "head h takes the block of columns h*w ... (h+1)*w - 1: "
         "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)]), or "
         "M.reshape(n, heads, w).transpose(1, 0, 2)"
     )
-    what = f"M of shape {M.shape} and heads = {heads}"
+    what = tr("M of shape {shape} and heads = {heads}", shape=M.shape, heads=heads)
     got = expect_array(call(func, M.copy(), heads, hint=hint), what, hint)
     if close(got, M.reshape(heads, n, w)):
         raise Failure(
-            "parts[0] mixes rows of M: reshape reads M row by row, so the first block "
-            f"takes rows 0 and 1 whole instead of columns 0 … {w - 1} of every row",
+            tr(
+                "parts[0] mixes rows of M: reshape reads M row by row, so the first block "
+                "takes rows 0 and 1 whole instead of columns 0 … {last} of every row",
+                last=w - 1,
+            ),
             hint,
         )
     if close(got, M.reshape(n, w, heads).transpose(2, 0, 1)):
         raise Failure(
-            f"your head 0 takes every {heads}th column (0, {heads}, …): interleaved, not a block",
+            tr(
+                "your head 0 takes every {heads}th column (0, {heads}, …): "
+                "interleaved, not a block",
+                heads=heads,
+            ),
             hint,
         )
     if got.shape == (n, heads, w):
         raise Failure(
-            f"you returned shape {got.shape}, (n, heads, w); expected {right.shape}, "
-            "one (n, w) matrix per head",
-            "move the heads axis first: .transpose(1, 0, 2)",
+            tr(
+                "you returned shape {got}, (n, heads, w); expected {want}, "
+                "one (n, w) matrix per head",
+                got=got.shape,
+                want=right.shape,
+            ),
+            tr("move the heads axis first: .transpose(1, 0, 2)"),
         )
     compare(got, right, what, hint)
-    return f"parts[h] = M[:, {w}h : {w}(h+1)]: {heads} heads of shape {right.shape[1:]}"
+    return tr(
+        "parts[h] = M[:, {w}h : {w}(h+1)]: {heads} heads of shape {shape}",
+        w=w,
+        heads=heads,
+        shape=right.shape[1:],
+    )
 
 
 @check
@@ -274,7 +340,7 @@ def check_merge_heads(func: Callable) -> str:
     >>> check_merge_heads(lambda parts: np.concatenate(list(parts), axis=1))
     ✓ check_merge_heads: ...
     """
-    hint = (
+    hint = tr(
         "put the blocks side by side, head 0 first: np.concatenate(list(parts), axis=1), "
         "or parts.transpose(1, 0, 2).reshape(n, -1)"
     )
@@ -282,21 +348,36 @@ def check_merge_heads(func: Callable) -> str:
     mh = multi_head_attention(*ex[1:6], heads=ex.heads)
     M, heads, w = _heads_case()
     cases = [
-        ("the outputs of 3 heads, each (5, 3)", np.stack([att.Z for att in mh.heads]), mh.Z),
-        (f"W_Q split into {heads} blocks of {w}", np.stack(np.split(M, heads, axis=1)), M),
+        (
+            tr("the outputs of 3 heads, each (5, 3)"),
+            np.stack([att.Z for att in mh.heads]),
+            mh.Z,
+        ),
+        (
+            tr("W_Q split into {heads} blocks of {w}", heads=heads, w=w),
+            np.stack(np.split(M, heads, axis=1)),
+            M,
+        ),
     ]
     for what, parts, right in cases:
         got = expect_array(call(func, parts.copy(), hint=hint), what, hint)
         heads_, n, w_ = parts.shape
         if got.shape == (heads_ * n, w_):
             raise Failure(
-                f"for {what} you returned shape {got.shape}: the heads stacked as rows",
-                "each token keeps one row: join the heads along the columns, axis=1",
+                tr(
+                    "for {what} you returned shape {got}: the heads stacked as rows",
+                    what=what,
+                    got=got.shape,
+                ),
+                tr("each token keeps one row: join the heads along the columns, axis=1"),
             )
         if close(got, parts.reshape(n, heads_ * w_)):
             raise Failure(
-                f"for {what} your rows mix tokens: reshape reads the parts head by head",
+                tr(
+                    "for {what} your rows mix tokens: reshape reads the parts head by head",
+                    what=what,
+                ),
                 hint,
             )
         compare(got, right, what, hint)
-    return "the heads side by side, head 0 first: equal to multi_head_attention's Z"
+    return tr("the heads side by side, head 0 first: equal to multi_head_attention's Z")

@@ -44,6 +44,7 @@ import numpy as np
 
 from ..core import Attention, attention, self_attention, softmax
 from ..data import VOCABULARY, embedding_table, toy_example
+from ..i18n import tr
 from ..stats import score_variance
 from .runner import Failure, check
 
@@ -60,8 +61,8 @@ VARIANCE_TOLERANCE = 0.10  # relative: a variance estimated by a simulation also
 def _written(answer) -> None:
     if answer is None or answer is Ellipsis:
         raise Failure(
-            "you have not written a prediction yet",
-            "replace ... with your prediction, then run the cell again",
+            tr("you have not written a prediction yet"),
+            tr("replace ... with your prediction, then run the cell again"),
         )
 
 
@@ -74,7 +75,8 @@ def _as_shape(answer) -> tuple[int, ...]:
     except TypeError:
         pass
     raise Failure(
-        f"your prediction {answer!r} is not a shape", "a shape is a tuple of ints, such as (3, 5)"
+        tr("your prediction {answer!r} is not a shape", answer=answer),
+        tr("a shape is a tuple of ints, such as (3, 5)"),
     )
 
 
@@ -83,7 +85,8 @@ def _as_number(answer) -> float:
     if isinstance(answer, numbers.Real) and not isinstance(answer, bool):
         return float(answer)
     raise Failure(
-        f"your prediction {answer!r} is not a number", "write a number such as 0.25 (no quotes)"
+        tr("your prediction {answer!r} is not a number", answer=answer),
+        tr("write a number such as 0.25 (no quotes)"),
     )
 
 
@@ -92,8 +95,10 @@ def _as_index(answer, n: int) -> int:
     if isinstance(answer, numbers.Integral) and not isinstance(answer, bool) and 0 <= answer < n:
         return int(answer)
     raise Failure(
-        f"your prediction {answer!r} is not an index from 0 to {n - 1}",
-        "write the index as an int, counting from 0",
+        tr(
+            "your prediction {answer!r} is not an index from 0 to {last}", answer=answer, last=n - 1
+        ),
+        tr("write the index as an int, counting from 0"),
     )
 
 
@@ -136,25 +141,30 @@ def check_prediction_cross_shape(answer: tuple[int, ...], n_q: int = 3, n_kv: in
     d_k = queries.W_Q.shape[1]
     right = attention(queries.X, keys.X, queries.W_Q, queries.W_K, queries.W_V).scores.shape
     if shape == right:
-        return f"right: {right}, one row per query and one column per key"
-    said = (
-        f"you predicted {shape}, but the scores of {n_q} queries against {n_kv} keys "
-        f"have shape {right}"
+        return tr("right: {right}, one row per query and one column per key", right=right)
+    said = tr(
+        "you predicted {got}, but the scores of {n_q} queries against {n_kv} keys "
+        "have shape {want}",
+        got=shape,
+        n_q=n_q,
+        n_kv=n_kv,
+        want=right,
     )
     if shape == right[::-1]:
-        why = (
-            f"that is the transpose: row i holds query i's scores against every key, "
-            f"so there are n_q = {n_q} rows"
+        why = tr(
+            "that is the transpose: row i holds query i's scores against every key, "
+            "so there are n_q = {n_q} rows",
+            n_q=n_q,
         )
     elif shape in {(n_q, n_q), (n_kv, n_kv)}:
-        why = (
+        why = tr(
             "a square matrix pairs a sequence with itself; here queries come from one "
             "sequence and keys from the other: n_q rows, n_kv columns"
         )
     elif shape in {(n_q, d_k), (n_kv, d_k)}:
-        why = "that is the shape of Q or K; the scores Q Kᵀ pair every query with every key"
+        why = tr("that is the shape of Q or K; the scores Q Kᵀ pair every query with every key")
     else:
-        why = "one score per (query, key) pair: n_q rows and n_kv columns"
+        why = tr("one score per (query, key) pair: n_q rows and n_kv columns")
     raise Failure(said, why)
 
 
@@ -185,21 +195,36 @@ def check_prediction_cost_ratio(answer: float, factor: int = 2) -> str:
     long = self_attention(*toy_example(n=factor * n)[1:]).scores
     right = long.size // short.size
     if np.isclose(ratio, right, rtol=0, atol=1e-9):
-        return (
-            f"right: {right} times, because the score matrix is n × n: "
-            f"{n} tokens give {short.size} scores, {factor * n} give {long.size}"
+        return tr(
+            "right: {right} times, because the score matrix is n × n: "
+            "{n} tokens give {short} scores, {n_long} give {long}",
+            right=right,
+            n=n,
+            short=short.size,
+            n_long=factor * n,
+            long=long.size,
         )
-    said = (
-        f"you predicted {ratio:g}, but {factor * n} tokens have {right} times the scores "
-        f"of {n} ({long.size} against {short.size})"
+    said = tr(
+        "you predicted {got:g}, but {n_long} tokens have {right} times the scores "
+        "of {n} ({long} against {short})",
+        got=ratio,
+        n_long=factor * n,
+        right=right,
+        n=n,
+        long=long.size,
+        short=short.size,
     )
     if np.isclose(ratio, factor):
-        why = (
-            f"that is how Q, K and V grow (one row per token); the scores pair every "
-            f"token with every token, so rows and columns both grow {factor} times"
+        why = tr(
+            "that is how Q, K and V grow (one row per token); the scores pair every "
+            "token with every token, so rows and columns both grow {factor} times",
+            factor=factor,
         )
     else:
-        why = f"the score matrix is n × n: {factor} times more rows and {factor} times more columns"
+        why = tr(
+            "the score matrix is n × n: {factor} times more rows and {factor} times more columns",
+            factor=factor,
+        )
     raise Failure(said, why)
 
 
@@ -231,19 +256,27 @@ def check_prediction_X_shape(answer: tuple[int, ...], n: int = 6, d: int = 8) ->
     right = toy_example(n=n, d=d).X.shape
     V = len(VOCABULARY)
     if shape == right:
-        return f"right: {right}, one row of length d = {d} per token"
-    said = f"you predicted {shape}, but X for {n} tokens with d = {d} has shape {right}"
+        return tr("right: {right}, one row of length d = {d} per token", right=right, d=d)
+    said = tr(
+        "you predicted {got}, but X for {n} tokens with d = {d} has shape {want}",
+        got=shape,
+        n=n,
+        d=d,
+        want=right,
+    )
     if shape == right[::-1]:
-        why = "rows are tokens: the first number counts the tokens"
+        why = tr("rows are tokens: the first number counts the tokens")
     elif shape == (V, d):
-        why = (
-            f"that is the embedding table, one row for each of the {V} vocabulary words; "
-            f"X holds only the rows of the {n} tokens"
+        why = tr(
+            "that is the embedding table, one row for each of the {V} vocabulary words; "
+            "X holds only the rows of the {n} tokens",
+            V=V,
+            n=n,
         )
     elif shape == (n, V):
-        why = "that is the one-hot matrix H; X = H @ table has the table's d columns"
+        why = tr("that is the one-hot matrix H; X = H @ table has the table's d columns")
     else:
-        why = "one row per token, and each row is that token's embedding of length d"
+        why = tr("one row per token, and each row is that token's embedding of length d")
     raise Failure(said, why)
 
 
@@ -277,21 +310,47 @@ def check_prediction_embedding_row(answer: int, i: int = 4) -> str:
     v = _as_index(answer, len(VOCABULARY))
     first = ex.tokens.index(word)
     if v == right:
-        extra = f"; token {first} is {word!r} too and gets the same row" if first != i else ""
-        return f"right: row {right}, because VOCABULARY[{right}] is {word!r}{extra}"
-    said = f"you predicted row {v}, but token {i} ({word!r}) picks row {right} of the table"
+        extra = (
+            tr("; token {first} is {word!r} too and gets the same row", first=first, word=word)
+            if first != i
+            else ""
+        )
+        return tr(
+            "right: row {right}, because VOCABULARY[{right}] is {word!r}{extra}",
+            right=right,
+            word=word,
+            extra=extra,
+        )
+    said = tr(
+        "you predicted row {v}, but token {i} ({word!r}) picks row {right} of the table",
+        v=v,
+        i=i,
+        word=word,
+        right=right,
+    )
     if v == first != i:
-        why = (
-            f"token {first} is {word!r} too, so both tokens share one row, but rows are "
-            f"numbered by the vocabulary (sorted words): VOCABULARY.index({word!r}) = {right}"
+        why = tr(
+            "token {first} is {word!r} too, so both tokens share one row, but rows are "
+            "numbered by the vocabulary (sorted words): VOCABULARY.index({word!r}) = {right}",
+            first=first,
+            word=word,
+            right=right,
         )
     elif v == i:
-        why = (
-            f"{v} is the position in the sentence; the table is indexed by the vocabulary "
-            f"(sorted words): VOCABULARY.index({word!r}) = {right}"
+        why = tr(
+            "{v} is the position in the sentence; the table is indexed by the vocabulary "
+            "(sorted words): VOCABULARY.index({word!r}) = {right}",
+            v=v,
+            word=word,
+            right=right,
         )
     else:
-        why = f"row {v} is {VOCABULARY[v]!r}; the row of {word!r} is VOCABULARY.index({word!r})"
+        why = tr(
+            "row {v} is {other!r}; the row of {word!r} is VOCABULARY.index({word!r})",
+            v=v,
+            other=VOCABULARY[v],
+            word=word,
+        )
     raise Failure(said, why)
 
 
@@ -326,8 +385,8 @@ def check_prediction_qkv_shapes(
         answer = tuple(answer.get(key) for key in "QKV")
     if not isinstance(answer, (tuple, list)) or len(answer) != 3:
         raise Failure(
-            f"your prediction {answer!r} is not three shapes",
-            "write (shape of Q, shape of K, shape of V), e.g. ((1, 2), (1, 2), (1, 2))",
+            tr("your prediction {answer!r} is not three shapes", answer=answer),
+            tr("write (shape of Q, shape of K, shape of V), e.g. ((1, 2), (1, 2), (1, 2))"),
         )
     att = self_attention(*toy_example(n=n, d=d, d_k=d_k, d_v=d_v)[1:])
     sizes = f"n = {n}, d = {d}, d_k = {d_k}, d_v = {d_v}"
@@ -336,21 +395,37 @@ def check_prediction_qkv_shapes(
         right = getattr(att, label).shape
         if shape == right:
             continue
-        said = f"for {sizes} you predicted {label} has shape {shape}, but it is {right}"
+        said = tr(
+            "for {sizes} you predicted {label} has shape {got}, but it is {want}",
+            sizes=sizes,
+            label=label,
+            got=shape,
+            want=right,
+        )
         if shape == right[::-1]:
-            why = "rows are tokens: the first number counts the tokens"
+            why = tr("rows are tokens: the first number counts the tokens")
         elif shape == (d, right[1]):
-            why = f"that is {W}'s shape; {label} = X @ {W}: (n, d) @ (d, {right[1]})"
+            why = tr(
+                "that is {W}'s shape; {label} = X @ {W}: (n, d) @ (d, {m})",
+                W=W,
+                label=label,
+                m=right[1],
+            )
         elif shape == (n, d):
-            why = f"that is X's shape; {W} turns each row of length d into one of length {right[1]}"
+            why = tr(
+                "that is X's shape; {W} turns each row of length d into one of length {m}",
+                W=W,
+                m=right[1],
+            )
         elif label == "V" and shape == (n, d_k):
-            why = "V takes its columns from W_V, which has d_v columns; only Q and K need d_k"
+            why = tr("V takes its columns from W_V, which has d_v columns; only Q and K need d_k")
         else:
             why = f"{label} = X @ {W}: (n, d) @ (d, {right[1]}) -> (n, {right[1]})"
         raise Failure(said, why)
-    return (
-        f"right: Q and K are {att.Q.shape}, V is {att.V.shape}: one row per token, "
-        "columns from W_Q, W_K and W_V"
+    return tr(
+        "right: Q and K are {qk}, V is {v}: one row per token, columns from W_Q, W_K and W_V",
+        qk=att.Q.shape,
+        v=att.V.shape,
     )
 
 
@@ -402,23 +477,50 @@ def check_prediction_score(
     root = float(np.sqrt(d_k)) if att.scaled else 1.0
     working = " + ".join(f"({a:.3g})({b:.3g})" for a, b in zip(q, k, strict=True)) + f" = {dot:.4g}"
     if att.scaled:
-        working += f", divided by √d_k = √{d_k} = {root:.4g}"
+        working += tr(", divided by √d_k = √{d_k} = {root:.4g}", d_k=d_k, root=root)
     if abs(guess - right) <= SCORE_TOLERANCE:
-        return f"right: score_{i}{j} = {right:.4g}: q_{i} · k_{j} = {working}"
-    said = f"you predicted {guess:.4g}, but score_{i}{j} = {right:.4g}"
+        return tr(
+            "right: score_{i}{j} = {right:.4g}: q_{i} · k_{j} = {working}",
+            i=i,
+            j=j,
+            right=right,
+            working=working,
+        )
+    said = tr(
+        "you predicted {guess:.4g}, but score_{i}{j} = {right:.4g}",
+        guess=guess,
+        i=i,
+        j=j,
+        right=right,
+    )
     if att.scaled and abs(guess - dot) <= SCORE_TOLERANCE:
-        why = (
-            f"that is q_{i} · k_{j} = {dot:.4g} before the scaling; divide it by √d_k = {root:.4g}"
+        why = tr(
+            "that is q_{i} · k_{j} = {dot:.4g} before the scaling; divide it by √d_k = {root:.4g}",
+            i=i,
+            j=j,
+            dot=dot,
+            root=root,
         )
     elif att.scaled and abs(guess - dot / d_k) <= SCORE_TOLERANCE:
-        why = f"you divided by d_k = {d_k}; the scaling divides by its square root, {root:.4g}"
+        why = tr(
+            "you divided by d_k = {d_k}; the scaling divides by its square root, {root:.4g}",
+            d_k=d_k,
+            root=root,
+        )
     elif i < n_kv and j < n_q and abs(guess - float(att.scores[j, i])) <= SCORE_TOLERANCE:
-        why = (
-            f"that is score_{j}{i}, query {j} against key {i}; score_{i}{j} takes q from "
-            f"row {i} of Q and k from row {j} of K"
+        why = tr(
+            "that is score_{j}{i}, query {j} against key {i}; score_{i}{j} takes q from "
+            "row {i} of Q and k from row {j} of K",
+            i=i,
+            j=j,
         )
     else:
-        why = f"multiply q_{i} and k_{j} coordinate by coordinate and add: {working}"
+        why = tr(
+            "multiply q_{i} and k_{j} coordinate by coordinate and add: {working}",
+            i=i,
+            j=j,
+            working=working,
+        )
     raise Failure(said, why)
 
 
@@ -452,25 +554,37 @@ def check_prediction_score_variance(answer: float, d_k: int = 64) -> str:
     measured = float(score_variance([d_k], trials=20_000, seed=0).unscaled[0])
     right = d_k
     if abs(guess - right) <= VARIANCE_TOLERANCE * right:
-        return (
-            f"right: about {right}, the sum of {d_k} products of variance 1 "
-            f"(20,000 random pairs give {measured:.3g})"
+        return tr(
+            "right: about {right}, the sum of {d_k} products of variance 1 "
+            "(20,000 random pairs give {measured:.3g})",
+            right=right,
+            d_k=d_k,
+            measured=measured,
         )
-    said = (
-        f"you predicted {guess:g}, but var(q · k) at d_k = {d_k} is about {right} "
-        f"(20,000 random pairs give {measured:.3g})"
+    said = tr(
+        "you predicted {guess:g}, but var(q · k) at d_k = {d_k} is about {right} "
+        "(20,000 random pairs give {measured:.3g})",
+        guess=guess,
+        d_k=d_k,
+        right=right,
+        measured=measured,
     )
     if np.isclose(guess, 1.0):
-        why = (
+        why = tr(
             "1 is the variance after dividing by √d_k; unscaled, the d_k products of "
             "variance 1 add up their variances"
         )
     elif np.isclose(guess, np.sqrt(d_k)):
-        why = f"√{d_k} = {np.sqrt(d_k):g} is the standard deviation; the variance is its square"
+        why = tr(
+            "√{d_k} = {root:g} is the standard deviation; the variance is its square",
+            d_k=d_k,
+            root=np.sqrt(d_k),
+        )
     else:
-        why = (
-            f"q · k adds d_k = {d_k} independent products q_c k_c, each of variance 1, "
-            "and variances of independent terms add"
+        why = tr(
+            "q · k adds d_k = {d_k} independent products q_c k_c, each of variance 1, "
+            "and variances of independent terms add",
+            d_k=d_k,
         )
     raise Failure(said, why)
 
@@ -507,23 +621,43 @@ def check_prediction_winner(answer: int, att: Attention | None = None, i: int = 
     right = int(np.argmax(att.weights[i]))
     row = att.scores[i]
     if j == right:
-        return (
-            f"right: key {right}, the largest score of row {i} ({row[right]:.3g}), "
-            f"so the largest weight ({att.weights[i, right]:.3g})"
+        return tr(
+            "right: key {right}, the largest score of row {i} ({score:.3g}), "
+            "so the largest weight ({weight:.3g})",
+            right=right,
+            i=i,
+            score=row[right],
+            weight=att.weights[i, right],
         )
-    said = f"you predicted key {j}, but row {i} is won by key {right}"
-    why = f"row {i}'s scores are {_numbers(row)}; the largest score gets the largest weight"
+    said = tr("you predicted key {j}, but row {i} is won by key {right}", j=j, i=i, right=right)
+    why = tr(
+        "row {i}'s scores are {row}; the largest score gets the largest weight",
+        i=i,
+        row=_numbers(row),
+    )
     if j == i:
-        why = (
-            f"a token does not always attend most to itself: q_{i} and k_{i} come from "
-            f"different matrices (W_Q, W_K); {why}"
+        why = tr(
+            "a token does not always attend most to itself: q_{i} and k_{i} come from "
+            "different matrices (W_Q, W_K); {why}",
+            i=i,
+            why=why,
         )
     elif i < n_kv and j == int(np.argmax(att.scores[:, i])):
-        why = f"you read column {i}, the queries' scores against key {i}; {why}"
+        why = tr("you read column {i}, the queries' scores against key {i}; {why}", i=i, why=why)
     raise Failure(said, why)
 
 
 # --- 05 weighted sum ---
+
+
+def _choice_name(choice: str) -> str:
+    # the choice as the learner types it stays English; its name is shown in their language
+    return {
+        "sharper": tr("sharper"),
+        "flatter": tr("flatter"),
+        "unchanged": tr("unchanged"),
+        "doubled": tr("doubled"),
+    }[choice]
 
 
 @check
@@ -554,8 +688,8 @@ def check_prediction_doubled_scores(answer: str, att: Attention | None = None, i
     choice = str(answer).strip().lower()
     if choice not in DOUBLED_CHOICES:
         raise Failure(
-            f"your prediction {answer!r} is not one of the choices",
-            "answer one of " + ", ".join(repr(c) for c in DOUBLED_CHOICES),
+            tr("your prediction {answer!r} is not one of the choices", answer=answer),
+            tr("answer one of {choices}", choices=", ".join(repr(c) for c in DOUBLED_CHOICES)),
         )
     before = softmax(att.scores[i])  # (n_kv,)
     after = softmax(2 * att.scores[i])  # (n_kv,)
@@ -566,27 +700,41 @@ def check_prediction_doubled_scores(answer: str, att: Attention | None = None, i
         right = "flatter"
     else:
         right = "unchanged"  # a uniform row
-    shown = (
-        f"row {i}: weights {_numbers(before)} become {_numbers(after)}; "
-        f"the winner's weight {before[top]:.3g} -> {after[top]:.3g}"
+    shown = tr(
+        "row {i}: weights {before} become {after}; "
+        "the winner's weight {top_before:.3g} -> {top_after:.3g}",
+        i=i,
+        before=_numbers(before),
+        after=_numbers(after),
+        top_before=before[top],
+        top_after=after[top],
     )
     if choice == right:
-        return (
-            f"right: {right}. {shown}: α_j / α_k = exp(s_j - s_k) is squared "
-            "when every score is doubled"
+        return tr(
+            "right: {right}. {shown}: α_j / α_k = exp(s_j - s_k) is squared "
+            "when every score is doubled",
+            right=_choice_name(right),
+            shown=shown,
         )
-    said = f"you predicted {choice!r}, but the weights get {right}: {shown}"
+    said = tr(
+        "you predicted {choice!r}, but the weights get {right}: {shown}",
+        choice=choice,
+        right=_choice_name(right),
+        shown=shown,
+    )
     why = {
-        "unchanged": (
+        "unchanged": tr(
             "adding the same number to every score changes nothing; multiplying "
             "by 2 doubles every gap s_j - s_k, and the weights follow exp of the gaps"
         ),
-        "doubled": "each row of weights still sums to 1, so the weights cannot all double",
-        "flatter": (
+        "doubled": tr("each row of weights still sums to 1, so the weights cannot all double"),
+        "flatter": tr(
             "dividing the scores (as √d_k does) flattens; doubling widens every gap "
             "s_j - s_k, so the largest score takes more of the weight"
         ),
-        "sharper": "this row is uniform: all its scores are equal, so doubling keeps them equal",
+        "sharper": tr(
+            "this row is uniform: all its scores are equal, so doubling keeps them equal"
+        ),
     }[choice]
     raise Failure(said, why)
 
@@ -629,23 +777,41 @@ def check_prediction_alpha(
     row = att.scores[i]  # (n_kv,)
     right = float(att.weights[i, j])
     if np.abs(row).max() < 30:  # exp by hand, as the formula says
-        e, of = np.exp(row), f"row {i}'s scores ({_numbers(row)})"
+        e = np.exp(row)
+        of = tr("row {i}'s scores ({row})", i=i, row=_numbers(row))
     else:  # the row maximum cancels in the fraction, and stops exp from overflowing
-        e, of = np.exp(row - row.max()), f"row {i}'s scores minus their maximum"
-    working = (
-        f"exp of {of} is {_numbers(e)}, sum {e.sum():.4g}, "
-        f"and {e[j]:.4g} / {e.sum():.4g} = {right:.4g}"
+        e = np.exp(row - row.max())
+        of = tr("row {i}'s scores minus their maximum", i=i)
+    working = tr(
+        "exp of {of} is {exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}",
+        of=of,
+        exps=_numbers(e),
+        total=e.sum(),
+        e_j=e[j],
+        right=right,
     )
     if abs(guess - right) <= SCORE_TOLERANCE:
-        return f"right: α_{i}{j} = {right:.4g}: {working}"
-    said = f"you predicted {guess:.4g}, but α_{i}{j} = {right:.4g}"
+        return tr(
+            "right: α_{i}{j} = {right:.4g}: {working}", i=i, j=j, right=right, working=working
+        )
+    said = tr(
+        "you predicted {guess:.4g}, but α_{i}{j} = {right:.4g}", guess=guess, i=i, j=j, right=right
+    )
     column = softmax(att.scores, axis=0)[i, j]  # normalised down the column: the wrong axis
     if abs(guess - column) <= SCORE_TOLERANCE:
-        why = f"you normalised down column {j}; α sums to 1 along each row: {working}"
+        why = tr(
+            "you normalised down column {j}; α sums to 1 along each row: {working}",
+            j=j,
+            working=working,
+        )
     elif abs(guess - 1 / n_kv) <= SCORE_TOLERANCE:
-        why = f"1/{n_kv} holds only when all the scores of the row are equal: {working}"
+        why = tr(
+            "1/{n_kv} holds only when all the scores of the row are equal: {working}",
+            n_kv=n_kv,
+            working=working,
+        )
     elif abs(guess - e[j]) <= SCORE_TOLERANCE:
-        why = f"exp(score) must be divided by the row's sum of exps: {working}"
+        why = tr("exp(score) must be divided by the row's sum of exps: {working}", working=working)
     else:
         why = working
     raise Failure(said, why)

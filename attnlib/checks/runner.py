@@ -31,11 +31,14 @@ from __future__ import annotations
 import functools
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-#: The hint for a function that returns nothing (a stub, or a forgotten `return`).
+from ..i18n import tr
+
+#: The hint for a function that returns nothing (a stub, or a forgotten `return`); the
+#: English sentence, translated when it is shown.
 RETURN_HINT = "did you forget a `return`?"
 
 
@@ -51,12 +54,14 @@ class CheckResult:
     passed: bool
     message: str
     hint: str = ""
+    # how the hint is introduced, in the language the check ran in (as its message is)
+    hint_line: str = field(default_factory=lambda: tr("Hint: {hint}"), compare=False, repr=False)
 
     def __str__(self) -> str:
         mark = "✓" if self.passed else "✗"
         text = f"{mark} {self.name}: {self.message}"
         if self.hint and not self.passed:
-            text += f"\n  Hint: {self.hint}"
+            text += "\n  " + self.hint_line.format(hint=self.hint)
         return text
 
     __repr__ = __str__
@@ -111,22 +116,41 @@ def call(func: Callable, *args, hint: str = ""):
     """
     if not callable(func):
         raise Failure(
-            f"expected a function, got {type(func).__name__} {func!r}",
-            "pass the function itself, without calling it: check(my_func)",
+            tr("expected a function, got {kind} {func!r}", kind=type(func).__name__, func=func),
+            tr("pass the function itself, without calling it: check(my_func)"),
         )
     try:
         with np.errstate(all="ignore"):
             return func(*args)
     except Exception as exc:  # the learner's code: report, never re-raise
         last = traceback.extract_tb(exc.__traceback__)[-1]
-        where = f" (line {last.lineno}: {last.line})" if last.line else ""
-        raise Failure(f"your function raised {type(exc).__name__}: {exc}{where}", hint) from None
+        where = (
+            tr(" (line {lineno}: {line})", lineno=last.lineno, line=last.line) if last.line else ""
+        )
+        raise Failure(
+            tr(
+                "your function raised {kind}: {exc}{where}",
+                kind=type(exc).__name__,
+                exc=exc,
+                where=where,
+            ),
+            hint,
+        ) from None
 
 
-def expect_value(got, what: str = "", hint: str = RETURN_HINT):
-    """Return `got`, or raise Failure if the learner's function returned None."""
+def expect_value(got, what: str = "", hint: str | None = None):
+    """Return `got`, or raise Failure if the learner's function returned None.
+
+    `what` names the input (already in the learner's language); `hint`
+    defaults to :data:`RETURN_HINT`, translated.
+    """
     if got is None:
-        raise Failure("your function returned None" + (f" for {what}" if what else ""), hint)
+        said = (
+            tr("your function returned None for {what}", what=what)
+            if what
+            else tr("your function returned None")
+        )
+        raise Failure(said, tr("did you forget a `return`?") if hint is None else hint)
     return got
 
 
@@ -142,8 +166,13 @@ def expect_array(got, what: str = "", hint: str = "") -> np.ndarray:
     """`got` as a float array; raise Failure if it is None or not an array of numbers."""
     arr = as_array(expect_value(got, what))
     if arr is None:
-        said = f"for {what} you" if what else "your function"
-        raise Failure(f"{said} returned a {type(got).__name__}, not an array of numbers", hint)
+        kind = type(got).__name__
+        said = (
+            tr("for {what} you returned a {kind}, not an array of numbers", what=what, kind=kind)
+            if what
+            else tr("your function returned a {kind}, not an array of numbers", kind=kind)
+        )
+        raise Failure(said, hint)
     return arr
 
 
@@ -166,16 +195,27 @@ def compare(got, expected, what: str, hint: str = "", atol: float = 1e-8) -> np.
     arr = expect_array(got, what, hint)
     if arr.shape != np.shape(expected):
         raise Failure(
-            f"for {what} you returned shape {arr.shape}, expected {np.shape(expected)}", hint
+            tr(
+                "for {what} you returned shape {got}, expected {want}",
+                what=what,
+                got=arr.shape,
+                want=np.shape(expected),
+            ),
+            hint,
         )
     if not np.isfinite(arr).all():
-        raise Failure(f"for {what} your result contains nan or inf", hint)
+        raise Failure(tr("for {what} your result contains nan or inf", what=what), hint)
     if not np.allclose(arr, expected, atol=atol, rtol=1e-6):
         worst = np.unravel_index(np.argmax(np.abs(arr - expected)), arr.shape)
         should = np.asarray(expected)[worst]
         raise Failure(
-            f"for {what}, entry {tuple(int(i) for i in worst)} is "
-            f"{arr[worst]:.4g} but should be {should:.4g}",
+            tr(
+                "for {what}, entry {index} is {got:.4g} but should be {want:.4g}",
+                what=what,
+                index=tuple(int(i) for i in worst),
+                got=arr[worst],
+                want=should,
+            ),
             hint,
         )
     return arr

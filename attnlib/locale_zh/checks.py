@@ -1,0 +1,631 @@
+"""Check results and hints (attnlib.checks): runner, inputs, formulas, predictions, learned, next_steps.
+
+Code, variable names and formulas stay as they are; "token" is 词元 throughout.
+"""
+
+MESSAGES = {
+    # --- runner: how every check reports ---
+    "Hint: {hint}": "提示：{hint}",
+    "expected a function, got {kind} {func!r}": "这里需要一个函数，你传入的是 {kind} {func!r}",
+    "pass the function itself, without calling it: check(my_func)": (
+        "传入函数本身，不要调用它：check(my_func)"
+    ),
+    " (line {lineno}: {line})": "（第 {lineno} 行：{line}）",
+    "your function raised {kind}: {exc}{where}": "你的函数抛出了 {kind}: {exc}{where}",
+    "your function returned None": "你的函数返回了 None",
+    "your function returned None for {what}": "对于 {what}，你的函数返回了 None",
+    "did you forget a `return`?": "是不是忘了写 `return`？",
+    "for {what} you returned a {kind}, not an array of numbers": (
+        "对于 {what}，你返回的是 {kind}，而不是数值数组"
+    ),
+    "your function returned a {kind}, not an array of numbers": (
+        "你的函数返回的是 {kind}，而不是数值数组"
+    ),
+    "for {what} you returned shape {got}, expected {want}": (
+        "对于 {what}，你返回的形状是 {got}，应为 {want}"
+    ),
+    "for {what} your result contains nan or inf": "对于 {what}，你的结果里有 nan 或 inf",
+    "for {what}, entry {index} is {got:.4g} but should be {want:.4g}": (
+        "对于 {what}，第 {index} 个元素是 {got:.4g}，应为 {want:.4g}"
+    ),
+    # --- inputs: 2.1 and 2.2.1 ---
+    "queries are X_q @ W_Q, keys are X_kv @ W_K": ("查询向量来自 X_q @ W_Q，键向量来自 X_kv @ W_K"),
+    "n_q = {n_q} queries and n_kv = {n_kv} keys": (
+        "n_q = {n_q} 个查询向量、n_kv = {n_kv} 个键向量"
+    ),
+    "for {what} you returned shape {got}, the transpose of ({n_q}, {n_kv})": (
+        "对于 {what}，你返回的形状是 {got}，正好是 ({n_q}, {n_kv}) 的转置"
+    ),
+    "one row per query: scores = Q @ K.T, not K @ Q.T": (
+        "每个查询向量占一行：scores = Q @ K.T，而不是 K @ Q.T"
+    ),
+    "for {what} you returned shape {got}, expected ({n_q}, {n_kv})": (
+        "对于 {what}，你返回的形状是 {got}，应为 ({n_q}, {n_kv})"
+    ),
+    "queries come from X_q but keys from X_kv: K = X_kv @ W_K": (
+        "查询向量来自 X_q，键向量却来自 X_kv：K = X_kv @ W_K"
+    ),
+    "your scores are Q Kᵀ without the scaling": "你的注意力分数是 Q Kᵀ，少了缩放这一步",
+    "divide by √d_k, the square root of the number of columns of W_Q": (
+        "再除以 √d_k，即 W_Q 列数的平方根"
+    ),
+    "your scores are divided by d_k instead of √d_k": "你的注意力分数除的是 d_k，而不是 √d_k",
+    "use np.sqrt(d_k): the chapter scales by the square root": (
+        "用 np.sqrt(d_k)：本章的缩放除的是平方根"
+    ),
+    "passed: {n_q} queries against {n_kv} keys give a "
+    "({n_q}, {n_kv}) score matrix, scaled by √d_k": (
+        "通过：{n_q} 个查询向量对 {n_kv} 个键向量，得到 ({n_q}, {n_kv}) 的注意力分数矩阵，"
+        "并已除以 √d_k 缩放"
+    ),
+    "index the rows of Z with perm": "用 perm 去索引 Z 的行",
+    "row i of X[perm] is token perm[i]": "X[perm] 的第 i 行是第 perm[i] 个词元",
+    "your prediction is the old Z, unchanged": "你的预测就是原来的 Z，一点没变",
+    "the outputs move with their tokens: row i of the new Z belongs to token perm[i]": (
+        "输出跟着各自的词元移动：新 Z 的第 i 行属于第 perm[i] 个词元"
+    ),
+    "your rows are reordered the wrong way round (by the inverse permutation)": (
+        "你的行顺序排反了（用的是逆排列）"
+    ),
+    "X_new = X[perm], so the new outputs are indexed the same way": (
+        "X_new = X[perm]，所以新的输出也按同样的方式索引"
+    ),
+    "passed: for {what}, self-attention on X[perm] gives exactly your prediction": (
+        "通过：对于 {what}，在 X[perm] 上运行自注意力机制，得到的正是你的预测"
+    ),
+    "the words {words!r} (vocabulary of {size} words, d = {d})": (
+        "{words!r} 这几个词（词表共 {size} 个词，d = {d}）"
+    ),
+    "row v of the table belongs to VOCABULARY[v]: find each word's index with "
+    "VOCABULARY.index(word)": (
+        "表的第 v 行属于 VOCABULARY[v]：用 VOCABULARY.index(word) 找到每个词的编号"
+    ),
+    "you returned shape {got}, the transpose of ({a}, {b})": (
+        "你返回的形状是 {got}，正好是 ({a}, {b}) 的转置"
+    ),
+    "one row per token: X has shape (n, d)": "每个词元占一行：X 的形状是 (n, d)",
+    "you returned the first {n} rows of the table, not the rows of the {n} words": (
+        "你返回的是表的前 {n} 行，而不是这 {n} 个词各自的行"
+    ),
+    "passed: {n} words looked up, X has shape ({n}, {d}), and the two 'the' rows are identical": (
+        "通过：查到了 {n} 个词，X 的形状是 ({n}, {d})，两个 'the' 的行完全相同"
+    ),
+    "start from np.zeros((len(words), len(VOCABULARY))) and set H[i, VOCABULARY.index(w)] = 1": (
+        "先建 np.zeros((len(words), len(VOCABULARY)))，再令 H[i, VOCABULARY.index(w)] = 1"
+    ),
+    "one row per word, one column per vocabulary entry": "每个词占一行，词表里每个词占一列",
+    "you returned shape {got}, expected ({n}, {size}): {n} words by {size} vocabulary entries": (
+        "你返回的形状是 {got}，应为 ({n}, {size})：{n} 个词，每个词对应词表的 {size} 个位置"
+    ),
+    "row {bad} ({word!r}) is not one-hot: it should hold a single 1 and zeros elsewhere": (
+        "第 {bad} 行（{word!r}）不是 one-hot：应当只有一个 1，其余全为零"
+    ),
+    "the 1 goes in column VOCABULARY.index(word)": "1 应放在第 VOCABULARY.index(word) 列",
+    "passed: H has shape ({n}, {size}), one 1 per row, and H @ table equals the lookup": (
+        "通过：H 的形状是 ({n}, {size})，每行一个 1，而且 H @ table 与查表的结果相同"
+    ),
+    "rows are tokens: the first number is the number of rows": ("行对应词元：第一个数是行数"),
+    "that is X's shape; W_Q (d × d_k) turns each row of length d into one of length d_k": (
+        "这是 X 的形状；W_Q（d × d_k）把每一行从长度 d 变成长度 d_k"
+    ),
+    "each score pairs one query (row i) with one key (column j): how many of each?": (
+        "每个注意力分数对应一个查询向量（第 i 行）和一个键向量（第 j 列）：各有多少个？"
+    ),
+    "Z = α V takes its columns from V, and V = X W_V has d_v columns": (
+        "Z = α V 的列数来自 V，而 V = X W_V 有 d_v 列"
+    ),
+    "return a dict: {example}": "返回一个字典：{example}",
+    "your function returned a {kind}, not a dict": "你的函数返回的是 {kind}，而不是字典",
+    "your dict has no key {key!r}": "你的字典里没有键 {key!r}",
+    "use the keys 'Q', 'scores' and 'Z'": "用 'Q'、'scores' 和 'Z' 作为字典的键",
+    "for {sizes}, {key} is {value!r}, not a shape": "当 {sizes} 时，{key} 是 {value!r}，不是形状",
+    "a shape is a tuple of two ints, such as (n, d_k)": "形状是由两个整数组成的元组，例如 (n, d_k)",
+    "for {sizes} you said {key} has shape {got}, but it is {want}": (
+        "当 {sizes} 时，你说 {key} 的形状是 {got}，实际是 {want}"
+    ),
+    "passed: for n = 5, d = 8, d_k = 3, d_v = 2 and for n = 7, d = 4, "
+    "d_k = 6, d_v = 9 your shapes are those of self_attention": (
+        "通过：无论 n = 5, d = 8, d_k = 3, d_v = 2，还是 n = 7, d = 4, d_k = 6, d_v = 9，"
+        "你给出的形状都与 self_attention 的一致"
+    ),
+    # --- formulas: 2.2.2 to 2.2.4 ---
+    "a 2 × 3 matrix of small scores": "2 × 3 的小注意力分数矩阵",
+    "exponentiate each score, then divide by the sum of its row "
+    "(sum over axis=-1 with keepdims=True)": (
+        "先对每个注意力分数取指数，再除以所在行的和（沿 axis=-1 求和，keepdims=True）"
+    ),
+    "scores of size 1000": "1000 量级的注意力分数",
+    "subtract each row's maximum before np.exp: it cancels in the fraction "
+    "but stops exp from overflowing": (
+        "在 np.exp 之前先减去每行的最大值：它在分子分母中相互抵消，却能防止 exp 溢出"
+    ),
+    "on {what} your softmax gave nan (or inf)": "对于 {what}，你的 softmax 得到了 nan（或 inf）",
+    "passed on small scores and on scores of size 1000; each row sums to 1": (
+        "通过：小注意力分数和 1000 量级的注意力分数都算对了，每行之和为 1"
+    ),
+    "rows are tokens: Q = X @ W_Q, K = X @ W_K, V = X @ W_V, shape (n, d) @ (d, d_k) -> (n, d_k)": (
+        "行对应词元：Q = X @ W_Q，K = X @ W_K，V = X @ W_V，形状为 (n, d) @ (d, d_k) -> (n, d_k)"
+    ),
+    "with W_Q of shape (d, d_k), W_Q @ x_i does not fit; rows are tokens, so write X @ W_Q": (
+        "W_Q 的形状是 (d, d_k)，W_Q @ x_i 的形状对不上；行对应词元，所以写 X @ W_Q"
+    ),
+    "end with `return Q, K, V`": "最后写 `return Q, K, V`",
+    "expected three arrays (Q, K, V), got {kind}": "应返回三个数组 (Q, K, V)，你返回的是 {kind}",
+    "your {label} is transposed: shape {got}, expected {want} (one row per token)": (
+        "你的 {label} 转置了：形状是 {got}，应为 {want}（每个词元占一行）"
+    ),
+    "your {label} equals X @ {other}": "你的 {label} 等于 X @ {other}",
+    "each projection has its own matrix: {label} = X @ {own}": (
+        "每个线性变换都有自己的矩阵：{label} = X @ {own}"
+    ),
+    "Q, K and V match X @ W_Q, X @ W_K, X @ W_V (shapes (5, 3), (5, 3), (5, 2))": (
+        "Q、K、V 与 X @ W_Q、X @ W_K、X @ W_V 一致（形状为 (5, 3)、(5, 3)、(5, 2)）"
+    ),
+    "X_cols of shape (6, 5) and W_Q of shape (6, 3)": "X_cols（形状 (6, 5)）和 W_Q（形状 (6, 3)）",
+    "W_Q has shape (d, d_k), so W_Q @ x_i does not fit; its transpose does: "
+    "W_Q.T @ X_cols, shape (d_k, d) @ (d, n) -> (d_k, n)": (
+        "W_Q 的形状是 (d, d_k)，W_Q @ x_i 的形状对不上；换成它的转置就可以："
+        "W_Q.T @ X_cols，形状为 (d_k, d) @ (d, n) -> (d_k, n)"
+    ),
+    "you returned the row form, shape {got}; the column form "
+    "has one column per token, shape {want}": (
+        "你返回的是行形式，形状为 {got}；列形式中每个词元占一列，形状应为 {want}"
+    ),
+    "W_Q.T @ X_cols is (X @ W_Q).T: the same numbers, transposed": (
+        "W_Q.T @ X_cols 就是 (X @ W_Q).T：数值相同，只是转置了"
+    ),
+    "you did not scale: these are the raw q_i . k_j": "你没有缩放：这些是原始的 q_i . k_j",
+    "you divided by d_k = {d_k}": "你除以的是 d_k = {d_k}",
+    "you divided by {scale:.4g}": "你除以的是 {scale:.4g}",
+    "score_ij = q_i . k_j / √d_k, i.e. Q @ K.T / np.sqrt(d_k) with d_k = Q.shape[1]": (
+        "score_ij = q_i . k_j / √d_k，也就是 Q @ K.T / np.sqrt(d_k)，其中 d_k = Q.shape[1]"
+    ),
+    "4 tokens with d_k = 9": "4 个词元、d_k = 9 的情形",
+    "3 queries and 5 keys with d_k = 4": "3 个查询向量、5 个键向量、d_k = 4 的情形",
+    "for {what} you returned shape {got}, (d_k, d_k); expected {want}, (n_q, n_kv)": (
+        "对于 {what}，你返回的形状是 {got}，即 (d_k, d_k)；应为 {want}，即 (n_q, n_kv)"
+    ),
+    "the scores pair tokens, not coordinates: Q @ K.T, not Q.T @ K": (
+        "注意力分数是词元与词元配对，不是坐标与坐标配对：应为 Q @ K.T，而不是 Q.T @ K"
+    ),
+    "for {what} your matrix is transposed: row i must hold the scores of query i": (
+        "对于 {what}，你的矩阵转置了：第 i 行应是查询向量 i 的注意力分数"
+    ),
+    "Q @ K.T, not K @ Q.T": "应为 Q @ K.T，而不是 K @ Q.T",
+    "for {what}, {said}; divide by √d_k = {root:.4g}": (
+        "对于 {what}，{said}；应除以 √d_k = {root:.4g}"
+    ),
+    "matches Q @ K.T / √d_k for 4 × 4 and 3 × 5 score matrices": (
+        "在 4 × 4 和 3 × 5 的注意力分数矩阵上都与 Q @ K.T / √d_k 一致"
+    ),
+    "rows uniform, one-hot and (0.7, 0.1, 0.1, 0.1)": (
+        "one-hot 行、均匀行和 (0.7, 0.1, 0.1, 0.1) 这三行"
+    ),
+    "H_i = -Σ_j α_ij ln α_ij along each row (axis=1), with 0·ln 0 = 0": (
+        "沿每一行（axis=1）计算 H_i = -Σ_j α_ij ln α_ij，并约定 0·ln 0 = 0"
+    ),
+    "the one-hot row (1, 0, 0, 0) gave nan: 0 * log 0": "one-hot 行 (1, 0, 0, 0) 得到了 nan：0 * log 0",
+    "0·ln 0 counts as 0: take the log only where α > 0, e.g. "
+    "np.log(np.where(weights > 0, weights, 1.0))": (
+        "0·ln 0 按 0 计：只在 α > 0 处取对数，例如 np.log(np.where(weights > 0, weights, 1.0))"
+    ),
+    "you used log base 2": "你用的是以 2 为底的对数",
+    "use the natural log, np.log": "请用自然对数 np.log",
+    "your entropies are negative": "你算出的熵是负的",
+    "H_i = -Σ_j α_ij ln α_ij: mind the minus sign": "H_i = -Σ_j α_ij ln α_ij：别漏了负号",
+    "you returned shape {got}, one value per column; expected {want}, one per row (query)": (
+        "你返回的形状是 {got}，每列一个值；应为 {want}，每行（每个查询向量）一个值"
+    ),
+    "sum along each row: axis=1 (or axis=-1)": "沿每一行求和：axis=1（或 axis=-1）",
+    "uniform row ln 4 = 1.386, one-hot row 0, and the mixed row agree": (
+        "均匀行为 ln 4 = 1.386，one-hot 行为 0，混合行也一致"
+    ),
+    "z_i = Σ_j α_ij v_j: row i of the weights mixes the rows of V, i.e. weights @ V, "
+    "shape (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)": (
+        "z_i = Σ_j α_ij v_j：注意力权重的第 i 行对 V 的各行做加权求和，即 weights @ V，"
+        "形状为 (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)"
+    ),
+    "4 tokens with d_v = 3": "4 个词元、d_v = 3 的情形",
+    "3 queries, 5 keys and d_v = 2": "3 个查询向量、5 个键向量、d_v = 2 的情形",
+    "for {what} you mixed with the columns of the weights (weights.T @ V)": (
+        "对于 {what}，你用注意力权重的列做了加权（weights.T @ V）"
+    ),
+    "for {what} you applied softmax to the weights again": (
+        "对于 {what}，你对注意力权重又做了一次 softmax"
+    ),
+    "the weights already sum to 1 along each row: use them as they are": (
+        "注意力权重每行之和已经是 1：直接用即可"
+    ),
+    "Z = weights @ V for a 4 × 4 and a 3 × 5 weight matrix": (
+        "在 4 × 4 和 3 × 5 的注意力权重矩阵上，都有 Z = weights @ V"
+    ),
+    # --- predictions: a shape, a number or an index written before the cell runs ---
+    "you have not written a prediction yet": "你还没有写下预测",
+    "replace ... with your prediction, then run the cell again": (
+        "把 ... 换成你的预测，再运行一次这个单元格"
+    ),
+    "your prediction {answer!r} is not a shape": "你的预测 {answer!r} 不是一个形状",
+    "a shape is a tuple of ints, such as (3, 5)": "形状是由整数组成的元组，例如 (3, 5)",
+    "your prediction {answer!r} is not a number": "你的预测 {answer!r} 不是一个数",
+    "write a number such as 0.25 (no quotes)": "写一个数，例如 0.25（不要加引号）",
+    "your prediction {answer!r} is not an index from 0 to {last}": (
+        "你的预测 {answer!r} 不是 0 到 {last} 之间的下标"
+    ),
+    "write the index as an int, counting from 0": "下标写成整数，从 0 开始数",
+    "right: {right}, one row per query and one column per key": (
+        "正确：{right}，每个查询向量占一行，每个键向量占一列"
+    ),
+    "you predicted {got}, but the scores of {n_q} queries against {n_kv} keys have shape {want}": (
+        "你预测的是 {got}，但 {n_q} 个查询向量对 {n_kv} 个键向量的注意力分数，形状是 {want}"
+    ),
+    "that is the transpose: row i holds query i's scores against every key, "
+    "so there are n_q = {n_q} rows": (
+        "这是转置：第 i 行是查询向量 i 对所有键向量的注意力分数，所以共有 n_q = {n_q} 行"
+    ),
+    "a square matrix pairs a sequence with itself; here queries come from one "
+    "sequence and keys from the other: n_q rows, n_kv columns": (
+        "方阵是一个序列与它自身配对；这里查询向量来自一个序列，键向量来自另一个：n_q 行，n_kv 列"
+    ),
+    "that is the shape of Q or K; the scores Q Kᵀ pair every query with every key": (
+        "这是 Q 或 K 的形状；注意力分数 Q Kᵀ 要让每个查询向量与每个键向量配对"
+    ),
+    "one score per (query, key) pair: n_q rows and n_kv columns": (
+        "每一对（查询向量，键向量）有一个注意力分数：n_q 行，n_kv 列"
+    ),
+    "right: {right} times, because the score matrix is n × n: "
+    "{n} tokens give {short} scores, {n_long} give {long}": (
+        "正确：{right} 倍，因为注意力分数矩阵是 n × n 的：{n} 个词元有 {short} 个注意力分数，"
+        "{n_long} 个词元有 {long} 个"
+    ),
+    "you predicted {got:g}, but {n_long} tokens have {right} times the scores "
+    "of {n} ({long} against {short})": (
+        "你预测的是 {got:g}，但 {n_long} 个词元的注意力分数是 {n} 个词元的 {right} 倍"
+        "（{long} 比 {short}）"
+    ),
+    "that is how Q, K and V grow (one row per token); the scores pair every "
+    "token with every token, so rows and columns both grow {factor} times": (
+        "这是 Q、K、V 的增长方式（每个词元一行）；注意力分数让每个词元与每个词元配对，"
+        "所以行数和列数都变成 {factor} 倍"
+    ),
+    "the score matrix is n × n: {factor} times more rows and {factor} times more columns": (
+        "注意力分数矩阵是 n × n 的：行数变成 {factor} 倍，列数也变成 {factor} 倍"
+    ),
+    "right: {right}, one row of length d = {d} per token": (
+        "正确：{right}，每个词元一行，每行长度 d = {d}"
+    ),
+    "you predicted {got}, but X for {n} tokens with d = {d} has shape {want}": (
+        "你预测的是 {got}，但 {n} 个词元、d = {d} 时，X 的形状是 {want}"
+    ),
+    "rows are tokens: the first number counts the tokens": "行对应词元：第一个数是词元的个数",
+    "that is the embedding table, one row for each of the {V} vocabulary words; "
+    "X holds only the rows of the {n} tokens": (
+        "这是向量编码表，词表里 {V} 个词各占一行；X 只包含这 {n} 个词元的行"
+    ),
+    "that is the one-hot matrix H; X = H @ table has the table's d columns": (
+        "这是 one-hot 矩阵 H；X = H @ table 的列数是表的列数 d"
+    ),
+    "one row per token, and each row is that token's embedding of length d": (
+        "每个词元一行，每行是该词元长度为 d 的向量编码"
+    ),
+    "; token {first} is {word!r} too and gets the same row": (
+        "；第 {first} 个词元也是 {word!r}，取的是同一行"
+    ),
+    "right: row {right}, because VOCABULARY[{right}] is {word!r}{extra}": (
+        "正确：第 {right} 行，因为 VOCABULARY[{right}] 是 {word!r}{extra}"
+    ),
+    "you predicted row {v}, but token {i} ({word!r}) picks row {right} of the table": (
+        "你预测的是第 {v} 行，但第 {i} 个词元（{word!r}）取的是表的第 {right} 行"
+    ),
+    "token {first} is {word!r} too, so both tokens share one row, but rows are "
+    "numbered by the vocabulary (sorted words): VOCABULARY.index({word!r}) = {right}": (
+        "第 {first} 个词元也是 {word!r}，两者确实共用一行，但行号按词表（排好序的词）编排："
+        "VOCABULARY.index({word!r}) = {right}"
+    ),
+    "{v} is the position in the sentence; the table is indexed by the vocabulary "
+    "(sorted words): VOCABULARY.index({word!r}) = {right}": (
+        "{v} 是它在句子里的位置；表是按词表（排好序的词）索引的："
+        "VOCABULARY.index({word!r}) = {right}"
+    ),
+    "row {v} is {other!r}; the row of {word!r} is VOCABULARY.index({word!r})": (
+        "第 {v} 行是 {other!r}；{word!r} 所在的行是 VOCABULARY.index({word!r})"
+    ),
+    "your prediction {answer!r} is not three shapes": "你的预测 {answer!r} 不是三个形状",
+    "write (shape of Q, shape of K, shape of V), e.g. ((1, 2), (1, 2), (1, 2))": (
+        "写成（Q 的形状，K 的形状，V 的形状），例如 ((1, 2), (1, 2), (1, 2))"
+    ),
+    "for {sizes} you predicted {label} has shape {got}, but it is {want}": (
+        "当 {sizes} 时，你预测 {label} 的形状是 {got}，实际是 {want}"
+    ),
+    "that is {W}'s shape; {label} = X @ {W}: (n, d) @ (d, {m})": (
+        "这是 {W} 的形状；{label} = X @ {W}：(n, d) @ (d, {m})"
+    ),
+    "that is X's shape; {W} turns each row of length d into one of length {m}": (
+        "这是 X 的形状；{W} 把每一行从长度 d 变成长度 {m}"
+    ),
+    "V takes its columns from W_V, which has d_v columns; only Q and K need d_k": (
+        "V 的列数来自 W_V，它有 d_v 列；只有 Q 和 K 需要 d_k"
+    ),
+    "right: Q and K are {qk}, V is {v}: one row per token, columns from W_Q, W_K and W_V": (
+        "正确：Q 和 K 是 {qk}，V 是 {v}：每个词元一行，列数分别来自 W_Q、W_K 和 W_V"
+    ),
+    ", divided by √d_k = √{d_k} = {root:.4g}": "，再除以 √d_k = √{d_k} = {root:.4g}",
+    "right: score_{i}{j} = {right:.4g}: q_{i} · k_{j} = {working}": (
+        "正确：score_{i}{j} = {right:.4g}：q_{i} · k_{j} = {working}"
+    ),
+    "you predicted {guess:.4g}, but score_{i}{j} = {right:.4g}": (
+        "你预测的是 {guess:.4g}，但 score_{i}{j} = {right:.4g}"
+    ),
+    "that is q_{i} · k_{j} = {dot:.4g} before the scaling; divide it by √d_k = {root:.4g}": (
+        "这是缩放之前的 q_{i} · k_{j} = {dot:.4g}；还要除以 √d_k = {root:.4g}"
+    ),
+    "you divided by d_k = {d_k}; the scaling divides by its square root, {root:.4g}": (
+        "你除以的是 d_k = {d_k}；缩放除的是它的平方根 {root:.4g}"
+    ),
+    "that is score_{j}{i}, query {j} against key {i}; score_{i}{j} takes q from "
+    "row {i} of Q and k from row {j} of K": (
+        "这是 score_{j}{i}，即查询向量 {j} 对键向量 {i}；score_{i}{j} 的 q 取自 Q 的第 {i} 行，"
+        "k 取自 K 的第 {j} 行"
+    ),
+    "multiply q_{i} and k_{j} coordinate by coordinate and add: {working}": (
+        "把 q_{i} 和 k_{j} 逐个坐标相乘再相加：{working}"
+    ),
+    "right: about {right}, the sum of {d_k} products of variance 1 "
+    "(20,000 random pairs give {measured:.3g})": (
+        "正确：约为 {right}，即 {d_k} 个方差为 1 的乘积之和（20,000 对随机向量测得 {measured:.3g}）"
+    ),
+    "you predicted {guess:g}, but var(q · k) at d_k = {d_k} is about {right} "
+    "(20,000 random pairs give {measured:.3g})": (
+        "你预测的是 {guess:g}，但 d_k = {d_k} 时 var(q · k) 约为 {right}"
+        "（20,000 对随机向量测得 {measured:.3g}）"
+    ),
+    "1 is the variance after dividing by √d_k; unscaled, the d_k products of "
+    "variance 1 add up their variances": (
+        "1 是除以 √d_k 之后的方差；不缩放时，d_k 个方差为 1 的乘积，方差会累加起来"
+    ),
+    "√{d_k} = {root:g} is the standard deviation; the variance is its square": (
+        "√{d_k} = {root:g} 是标准差；方差是它的平方"
+    ),
+    "q · k adds d_k = {d_k} independent products q_c k_c, each of variance 1, "
+    "and variances of independent terms add": (
+        "q · k 是 d_k = {d_k} 个相互独立的乘积 q_c k_c 之和，每个的方差都是 1，"
+        "而独立项之和的方差等于各项方差之和"
+    ),
+    "right: key {right}, the largest score of row {i} ({score:.3g}), "
+    "so the largest weight ({weight:.3g})": (
+        "正确：键向量 {right}，它在第 {i} 行的注意力分数最大（{score:.3g}），"
+        "所以注意力权重也最大（{weight:.3g}）"
+    ),
+    "you predicted key {j}, but row {i} is won by key {right}": (
+        "你预测的是键向量 {j}，但第 {i} 行胜出的是键向量 {right}"
+    ),
+    "row {i}'s scores are {row}; the largest score gets the largest weight": (
+        "第 {i} 行的注意力分数是 {row}；注意力分数最大的，注意力权重也最大"
+    ),
+    "a token does not always attend most to itself: q_{i} and k_{i} come from "
+    "different matrices (W_Q, W_K); {why}": (
+        "词元并不总是最关注自己：q_{i} 和 k_{i} 来自不同的矩阵（W_Q 和 W_K）；{why}"
+    ),
+    "you read column {i}, the queries' scores against key {i}; {why}": (
+        "你看的是第 {i} 列，即各查询向量对键向量 {i} 的注意力分数；{why}"
+    ),
+    "your prediction {answer!r} is not one of the choices": "你的预测 {answer!r} 不在选项之中",
+    "answer one of {choices}": "请从 {choices} 中选一个作答",
+    "sharper": "更集中（sharper）",
+    "flatter": "更平缓（flatter）",
+    "unchanged": "不变（unchanged）",
+    "doubled": "翻倍（doubled）",
+    "row {i}: weights {before} become {after}; "
+    "the winner's weight {top_before:.3g} -> {top_after:.3g}": (
+        "第 {i} 行：注意力权重从 {before} 变为 {after}；"
+        "最大的那个注意力权重 {top_before:.3g} -> {top_after:.3g}"
+    ),
+    "right: {right}. {shown}: α_j / α_k = exp(s_j - s_k) is squared when every score is doubled": (
+        "正确：{right}。{shown}：所有注意力分数翻倍时，α_j / α_k = exp(s_j - s_k) 变成原来的平方"
+    ),
+    "you predicted {choice!r}, but the weights get {right}: {shown}": (
+        "你预测的是 {choice!r}，但注意力权重会{right}：{shown}"
+    ),
+    "adding the same number to every score changes nothing; multiplying "
+    "by 2 doubles every gap s_j - s_k, and the weights follow exp of the gaps": (
+        "给每个注意力分数加上同一个数才不会有变化；乘以 2 会让每个差 s_j - s_k 翻倍，"
+        "而注意力权重取决于这些差的 exp"
+    ),
+    "each row of weights still sums to 1, so the weights cannot all double": (
+        "每行注意力权重之和仍然是 1，所以它们不可能全部翻倍"
+    ),
+    "dividing the scores (as √d_k does) flattens; doubling widens every gap "
+    "s_j - s_k, so the largest score takes more of the weight": (
+        "把注意力分数除以一个数（像 √d_k 那样）才会更平缓；翻倍会拉大每个差 s_j - s_k，"
+        "所以最大的注意力分数分到更多注意力权重"
+    ),
+    "this row is uniform: all its scores are equal, so doubling keeps them equal": (
+        "这一行是均匀的：所有注意力分数都相等，翻倍后仍然相等"
+    ),
+    "row {i}'s scores ({row})": "第 {i} 行的注意力分数（{row}）",
+    "row {i}'s scores minus their maximum": "第 {i} 行的注意力分数减去其最大值",
+    "exp of {of} is {exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}": (
+        "对{of}取 exp 得 {exps}，总和 {total:.4g}，而 {e_j:.4g} / {total:.4g} = {right:.4g}"
+    ),
+    "right: α_{i}{j} = {right:.4g}: {working}": "正确：α_{i}{j} = {right:.4g}：{working}",
+    "you predicted {guess:.4g}, but α_{i}{j} = {right:.4g}": (
+        "你预测的是 {guess:.4g}，但 α_{i}{j} = {right:.4g}"
+    ),
+    "you normalised down column {j}; α sums to 1 along each row: {working}": (
+        "你是沿第 {j} 列做的归一化；α 应当每一行之和为 1：{working}"
+    ),
+    "1/{n_kv} holds only when all the scores of the row are equal: {working}": (
+        "只有这一行的注意力分数全部相等时，才会是 1/{n_kv}：{working}"
+    ),
+    "exp(score) must be divided by the row's sum of exps: {working}": (
+        "exp(score) 还要除以这一行所有 exp 之和：{working}"
+    ),
+    # --- learned: notebook 06 ---
+    "d_scores = weights * (d_weights - row sum of d_weights * weights)": (
+        "d_scores = weights * (d_weights - 每一行 d_weights * weights 之和)"
+    ),
+    "your d_scores misses the second term: it is weights * d_weights": (
+        "你的 d_scores 少了第二项：它只是 weights * d_weights"
+    ),
+    "each weight depends on every score of its row: subtract the row's "
+    "(d_weights * weights).sum(axis=1, keepdims=True) before multiplying": (
+        "每个注意力权重都取决于同一行的所有注意力分数：相乘之前，先减去这一行的 "
+        "(d_weights * weights).sum(axis=1, keepdims=True)"
+    ),
+    "you summed down the columns (axis=0)": "你是沿列（axis=0）求的和",
+    "the softmax normalises each row, so sum along axis=1": (
+        "softmax 对每一行做归一化，所以要沿 axis=1 求和"
+    ),
+    "3 rows of 4 scores": "3 行、每行 4 个注意力分数",
+    "passed: your d_scores matches finite differences of the softmax on 3 rows of 4 scores": (
+        "通过：在 3 行、每行 4 个注意力分数上，你的 d_scores 与 softmax 的有限差分结果一致"
+    ),
+    "your gradient is -one_hot(answer): the probabilities are missing": (
+        "你的梯度是 -one_hot(answer)：少了预测的概率"
+    ),
+    "your gradient has the wrong sign": "你的梯度符号反了",
+    "the loss falls when the answer's logit rises: its entry is negative": (
+        "正确答案的 logit 增大时损失减小：所以它对应的那一项是负的"
+    ),
+    "10 logits with answer 3": "10 个 logit、正确答案为 3 的情形",
+    "passed: softmax(logits) - one_hot(answer), as finite differences of the cross-entropy say": (
+        "通过：softmax(logits) - one_hot(answer)，与交叉熵的有限差分结果一致"
+    ),
+    "replace None with your prediction: a position (0, 1, ...) or a token such as {example!r}": (
+        "把 None 换成你的预测：一个位置（0, 1, ...），或一个词元，例如 {example!r}"
+    ),
+    "{prediction!r} is not a token of this sequence: {tokens}": (
+        "{prediction!r} 不是这个序列里的词元：{tokens}"
+    ),
+    "position {prediction} is outside 0 to {last}": "位置 {prediction} 不在 0 到 {last} 之间",
+    "give a position or a token, not {prediction!r}": "请给出一个位置或一个词元，而不是 {prediction!r}",
+    "the query {query!r} puts only {weight:.2f} of its weight on {token!r}": (
+        "查询词元 {query!r} 只把 {weight:.2f} 的注意力权重放在 {token!r} 上"
+    ),
+    "which pair holds the key {key!r}?": "哪一对里存着键 {key!r}？",
+    "right: the query {query!r} puts {weight:.2f} of its weight on {token!r} (position {top})": (
+        "正确：查询词元 {query!r} 把 {weight:.2f} 的注意力权重放在 {token!r} 上（位置 {top}）"
+    ),
+    # --- next_steps: notebook 07, masks and heads ---
+    "none": "无",
+    "True where query i may attend to key j, that is where j <= i: np.tril(...)": (
+        "查询向量 i 可以关注键向量 j 的位置为 True，也就是 j <= i 的位置：np.tril(...)"
+    ),
+    "end with `return mask`": "最后写 `return mask`",
+    "for n = {n} you returned shape {got}, expected {want}": (
+        "当 n = {n} 时，你返回的形状是 {got}，应为 {want}"
+    ),
+    "for n = {n} your mask holds the right 1s and 0s but as {dtype}": (
+        "当 n = {n} 时，你的掩码里 1 和 0 的位置都对，但类型是 {dtype}"
+    ),
+    "attnlib wants booleans (True = may attend): add .astype(bool), or build it with dtype=bool": (
+        "attnlib 要的是布尔值（True = 可以关注）：加上 .astype(bool)，或者创建时就用 dtype=bool"
+    ),
+    "for n = {n} your mask has dtype {dtype}, not bool": (
+        "当 n = {n} 时，你的掩码类型是 {dtype}，不是 bool"
+    ),
+    "for n = {n} your mask is True where the query may NOT look: the convention "
+    "of nn.MultiheadAttention's attn_mask": (
+        "当 n = {n} 时，你的掩码在查询向量“不能”看的位置为 True："
+        "这是 nn.MultiheadAttention 的 attn_mask 的约定"
+    ),
+    "attnlib, like scaled_dot_product_attention, uses True = may attend: return ~your_mask": (
+        "attnlib 和 scaled_dot_product_attention 一样，用 True 表示可以关注：返回 ~your_mask"
+    ),
+    "for n = {n} your mask is True above the diagonal: query 0 would see every later key": (
+        "当 n = {n} 时，你的掩码在对角线上方为 True：查询向量 0 会看到后面所有的键向量"
+    ),
+    "row i is query i and may see keys j <= i: the lower triangle, np.tril": (
+        "第 i 行是查询向量 i，它能看到 j <= i 的键向量：也就是下三角，np.tril"
+    ),
+    "for n = {n} your mask leaves out the diagonal: query i may not see itself": (
+        "当 n = {n} 时，你的掩码漏掉了对角线：查询向量 i 看不到自己"
+    ),
+    ", and row 0 has no key at all": "，而第 0 行一个键向量也看不到",
+    "each token may attend to itself: j <= i, not j < i (np.tril with k=0)": (
+        "每个词元都可以关注自己：是 j <= i，不是 j < i（np.tril 用 k=0）"
+    ),
+    "for n = {n} your mask differs from the causal mask at (i, j) = {pairs}": (
+        "当 n = {n} 时，你的掩码与因果掩码在 (i, j) = {pairs} 处不同"
+    ),
+    "True on and below the diagonal for n = 4, 7 and 1: query i sees keys 0 … i": (
+        "n = 4、7、1 时都是对角线及其下方为 True：查询向量 i 能看到键向量 0 … i"
+    ),
+    "right: {count} zeros: every key after the query (j > i) and every "
+    "padded key (j >= {length}); the padded queries' rows keep weights on the real keys": (
+        "正确：共有 {count} 处为零：查询向量之后的每个键向量（j > i），以及每个填充的键向量"
+        "（j >= {length}）；填充位置的查询向量，其所在行在真实的键向量上仍有注意力权重"
+    ),
+    "you predicted zeros at {guess}; the zeros are at {right}": (
+        "你预测为零的位置是 {guess}；实际为零的位置是 {right}"
+    ),
+    "the causal triangle is right, but keys {length} … {last} are padding: "
+    "every query gets weight 0 on them too": (
+        "因果掩码的三角形是对的，但键向量 {length} … {last} 是填充："
+        "每个查询向量在它们上面的注意力权重也都是 0"
+    ),
+    "the padded keys are right, but the causal mask also hides every later key (j > i)": (
+        "填充的键向量是对的，但因果掩码还会遮住后面的每个键向量（j > i）"
+    ),
+    "row i is the query, column j the key: transposed, your zeros are the right ones": (
+        "第 i 行是查询向量，第 j 列是键向量：把你的答案转置一下，0 的位置就对了"
+    ),
+    "a padded query (row i >= {length}) is not blocked: padding_mask blocks keys "
+    "(columns) only, so its row still has weights that sum to 1; its output is "
+    "simply thrown away": (
+        "填充位置的查询向量（第 i >= {length} 行）并没有被遮住：padding_mask 只遮键向量（列），"
+        "所以这一行仍有注意力权重，且和为 1；它的输出只是最后被丢掉而已"
+    ),
+    "a weight is 0 exactly where the mask is False: j > i (causal) or j is padding": (
+        "掩码为 False 的地方，注意力权重恰好为 0：j > i（因果），或者 j 是填充"
+    ),
+    "your prediction {answer!r} is neither a boolean ({n}, {n}) array nor pairs (i, j)": (
+        "你的预测 {answer!r} 既不是 ({n}, {n}) 的布尔数组，也不是 (i, j) 对"
+    ),
+    "write pairs such as [(0, 1), (0, 2)] with i, j from 0 to {last}, "
+    "or a boolean array of shape ({n}, {n}), True where the weight is 0": (
+        "写成 [(0, 1), (0, 2)] 这样的对，i、j 取 0 到 {last}；"
+        "或者写一个形状为 ({n}, {n}) 的布尔数组，注意力权重为 0 的位置为 True"
+    ),
+    "head h takes the block of columns h*w ... (h+1)*w - 1: "
+    "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)]), or "
+    "M.reshape(n, heads, w).transpose(1, 0, 2)": (
+        "头 h 取第 h*w ... (h+1)*w - 1 列这一整块："
+        "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)])，"
+        "或 M.reshape(n, heads, w).transpose(1, 0, 2)"
+    ),
+    "M of shape {shape} and heads = {heads}": "形状为 {shape} 的 M（heads = {heads}）",
+    "parts[0] mixes rows of M: reshape reads M row by row, so the first block "
+    "takes rows 0 and 1 whole instead of columns 0 … {last} of every row": (
+        "parts[0] 把 M 的行混在了一起：reshape 按行读取 M，所以第一块取的是完整的第 0、1 行，"
+        "而不是每一行的第 0 … {last} 列"
+    ),
+    "your head 0 takes every {heads}th column (0, {heads}, …): interleaved, not a block": (
+        "你的头 0 每隔 {heads} 列取一列（0, {heads}, …）：这是交错取列，不是一整块"
+    ),
+    "you returned shape {got}, (n, heads, w); expected {want}, one (n, w) matrix per head": (
+        "你返回的形状是 {got}，即 (n, heads, w)；应为 {want}，每个头一个 (n, w) 矩阵"
+    ),
+    "move the heads axis first: .transpose(1, 0, 2)": "把头所在的轴移到最前面：.transpose(1, 0, 2)",
+    "parts[h] = M[:, {w}h : {w}(h+1)]: {heads} heads of shape {shape}": (
+        "parts[h] = M[:, {w}h : {w}(h+1)]：{heads} 个头，每个形状为 {shape}"
+    ),
+    "put the blocks side by side, head 0 first: np.concatenate(list(parts), axis=1), "
+    "or parts.transpose(1, 0, 2).reshape(n, -1)": (
+        "把各块左右并排，头 0 在最前：np.concatenate(list(parts), axis=1)，"
+        "或 parts.transpose(1, 0, 2).reshape(n, -1)"
+    ),
+    "the outputs of 3 heads, each (5, 3)": "3 个头的输出（每个形状为 (5, 3)）",
+    "W_Q split into {heads} blocks of {w}": "W_Q 切成 {heads} 块、每块 {w} 列的情形",
+    "for {what} you returned shape {got}: the heads stacked as rows": (
+        "对于 {what}，你返回的形状是 {got}：各个头被按行堆叠起来了"
+    ),
+    "each token keeps one row: join the heads along the columns, axis=1": (
+        "每个词元仍占一行：沿列方向拼接各个头，axis=1"
+    ),
+    "for {what} your rows mix tokens: reshape reads the parts head by head": (
+        "对于 {what}，你的每一行混合了不同的词元：reshape 是一个头一个头地读取 parts 的"
+    ),
+    "the heads side by side, head 0 first: equal to multi_head_attention's Z": (
+        "各个头左右并排，头 0 在最前：与 multi_head_attention 的 Z 相同"
+    ),
+}

@@ -1,0 +1,143 @@
+"""attnlib.checks in Chinese: after set_language("zh") a result reads in Chinese, same numbers.
+
+A sample from every module of attnlib.checks, one pass and one failure with
+its hint each, is run in both languages. The Chinese text must hold Chinese
+characters in its message (and in its hint), keep the check's name and its
+✓/✗ mark, and carry exactly the numbers of the English text: a translation
+that drops, adds or re-rounds a number fails here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import attnlib
+from attnlib import causal_mask, checks, softmax, solutions
+
+from .helpers import boom, stub
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    yield
+    attnlib.set_language("en")
+
+
+def _numbers(text: str) -> Counter:
+    return Counter(NUMBER.findall(text))
+
+
+SAMPLE = {
+    # module: a passing call, then a failing call (each a thunk: run in either language)
+    "runner": (
+        lambda: checks.check_softmax(softmax),
+        lambda: checks.check_softmax(boom),
+    ),
+    "runner (returned None)": (
+        lambda: checks.check_weighted_sum(solutions.my_weighted_sum),
+        lambda: checks.check_weighted_sum(stub),
+    ),
+    "inputs": (
+        lambda: checks.check_cross_scores(solutions.my_cross_scores),
+        lambda: checks.check_shapes(
+            lambda n, d, d_k, d_v: {"Q": (n, d), "scores": (n, n), "Z": (n, d_v)}
+        ),
+    ),
+    "formulas": (
+        lambda: checks.check_qkv(solutions.my_qkv),
+        lambda: checks.check_scores(lambda Q, K: Q @ K.T / Q.shape[1]),
+    ),
+    "predictions": (
+        lambda: checks.check_prediction_cost_ratio(4),
+        lambda: checks.check_prediction_score(0.21),
+    ),
+    "predictions (working shown)": (
+        lambda: checks.check_prediction_alpha(0.70),
+        lambda: checks.check_prediction_alpha(0.5),
+    ),
+    "learned": (
+        lambda: checks.check_softmax_backward(solutions.my_softmax_backward),
+        lambda: checks.check_loss_gradient(
+            lambda logits, answer: np.eye(10)[answer] - softmax(logits)
+        ),
+    ),
+    "next_steps": (
+        lambda: checks.check_causal_mask(causal_mask),
+        lambda: checks.check_split_heads(lambda M, heads: M.reshape(heads, M.shape[0], -1)),
+    ),
+    "next_steps (a prediction)": (
+        lambda: checks.check_prediction_zero_weights(
+            [(i, j) for i in range(5) for j in range(5) if j > i or j >= 3]
+        ),
+        lambda: checks.check_prediction_zero_weights(~causal_mask(5)),
+    ),
+}
+
+
+def _both(thunk):
+    attnlib.set_language("en")
+    english = thunk()
+    attnlib.set_language("zh")
+    chinese = thunk()
+    attnlib.set_language("en")
+    return english, chinese
+
+
+@pytest.mark.parametrize("module", SAMPLE)
+def test_a_pass_reads_in_chinese_with_the_same_numbers(module):
+    english, chinese = _both(SAMPLE[module][0])
+    assert english and chinese, (str(english), str(chinese))
+    assert str(chinese).startswith(f"✓ {english.name}: ")
+    assert CJK.search(chinese.message), str(chinese)
+    assert not CJK.search(str(english)), str(english)
+    assert _numbers(str(chinese)) == _numbers(str(english)), (str(english), str(chinese))
+
+
+@pytest.mark.parametrize("module", SAMPLE)
+def test_a_failure_and_its_hint_read_in_chinese_with_the_same_numbers(module):
+    english, chinese = _both(SAMPLE[module][1])
+    assert not english and not chinese, (str(english), str(chinese))
+    assert str(chinese).startswith(f"✗ {english.name}: ")
+    assert CJK.search(chinese.message), str(chinese)
+    assert CJK.search(chinese.hint), str(chinese)
+    assert "\n  提示：" in str(chinese) and "\n  Hint: " in str(english)
+    assert not CJK.search(str(english)), str(english)
+    assert _numbers(str(chinese)) == _numbers(str(english)), (str(english), str(chinese))
+
+
+def test_the_learner_s_own_words_and_code_are_not_translated():
+    # what the learner typed, and the code a hint suggests, come back as they were
+    attnlib.set_language("zh")
+    result = checks.check_prediction_doubled_scores("unchanged")
+    assert "'unchanged'" in result.message and "更集中" in result.message
+    raised = checks.check_softmax(boom)
+    assert "KeyError: 'nope'" in raised.message
+    transposed = checks.check_cross_scores(
+        lambda X_q, X_kv, W_Q, W_K: ((X_q @ W_Q) @ (X_kv @ W_K).T).T / np.sqrt(W_Q.shape[1])
+    )
+    assert "Q @ K.T" in transposed.hint and "K @ Q.T" in transposed.hint
+
+
+def test_a_result_keeps_the_language_it_was_made_in():
+    # a result printed after the language changed still reads as one language
+    attnlib.set_language("zh")
+    chinese = checks.check_prediction_score(0.21)
+    attnlib.set_language("en")
+    assert "\n  提示：" in str(chinese)
+    assert not CJK.search(str(checks.check_prediction_score(0.21)))
+
+
+def test_the_language_is_read_when_the_check_runs():
+    attnlib.set_language("zh")
+    chinese = checks.check_prediction_cross_shape(...)
+    attnlib.set_language("en")
+    english = checks.check_prediction_cross_shape(...)
+    assert chinese.message == "你还没有写下预测"
+    assert english.message == "you have not written a prediction yet"
