@@ -68,7 +68,11 @@ def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
             tr("memory (MiB)"),
             as_positive_vector("memory_bytes", memory_bytes, len(ns)) / 2**20,
         ),
-        (tr("time against n"), tr("time (ms)"), as_positive_vector("seconds", seconds, len(ns)) * 1e3),
+        (
+            tr("time against n"),
+            tr("time (ms)"),
+            as_positive_vector("seconds", seconds, len(ns)) * 1e3,
+        ),
     ]
     fig = StaticFigure(figsize=(9.0, 3.6), layout="constrained")
     FigureCanvasAgg(fig)
@@ -339,7 +343,13 @@ def plot_losses(
                 label=label if r == 0 else None,
             )
     if chance is not None:
-        ax.axhline(chance, color="grey", ls=":", lw=1.2, label=tr("guessing: {chance:.2f} nats", chance=chance))
+        ax.axhline(
+            chance,
+            color="grey",
+            ls=":",
+            lw=1.2,
+            label=tr("guessing: {chance:.2f} nats", chance=chance),
+        )
     ax.set_yscale("log")
     ax.set_title(tr("training loss") if title is None else title)
     ax.set_xlabel(tr("training step"))

@@ -21,7 +21,14 @@ from pathlib import Path
 
 from .i18n import get_language
 
-__all__ = ["FAMILY", "FONT_FILE", "LICENCE_FILE", "figure_families", "figure_fonts", "in_figure_fonts"]
+__all__ = [
+    "FAMILY",
+    "FONT_FILE",
+    "LICENCE_FILE",
+    "figure_families",
+    "figure_fonts",
+    "in_figure_fonts",
+]
 
 #: The subset and its licence, shipped as package data.
 FONT_FILE = Path(__file__).parent / "fonts" / "NotoSansSC-attnlib-subset.otf"
