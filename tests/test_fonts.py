@@ -117,3 +117,15 @@ def test_english_figures_use_matplotlib_defaults(recwarn):
     assert repr(plotting.plot_attention(self_attention(*toy_example(n=3)[1:]), "abc")) == (
         "<attnlib figure: scores q·k / √d_k  (3 × 3); weights α = softmax(scores)  (3 × 3)>"
     )
+
+
+def test_a_wheel_ships_the_font_and_its_licence():
+    from pathlib import Path
+
+    import tomllib
+
+    root = Path(attnlib.__file__).parent
+    setup = tomllib.loads((root.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = setup["tool"]["setuptools"]["package-data"]["attnlib"]
+    shipped = {p for pattern in patterns for p in root.glob(pattern)}
+    assert {fonts.FONT_FILE, fonts.LICENCE_FILE} <= shipped, patterns
