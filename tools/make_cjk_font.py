@@ -87,6 +87,7 @@ def main() -> None:
     names.setName("Regular", 2, 3, 1, 0x409)
     names.setName("Regular", 17, 3, 1, 0x409)
     fonts.FONT_FILE.parent.mkdir(exist_ok=True)
+    face.recalcTimestamp = False  # the same catalogue gives the same bytes: no noise in git
     face.save(str(fonts.FONT_FILE))
     fonts.LICENCE_FILE.write_text(licence_text(copyright_line), encoding="utf-8")
     size = fonts.FONT_FILE.stat().st_size
