@@ -28,6 +28,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 
+from .fonts import in_figure_fonts
 from .heatmap import Heatmap
 from .layout import Geometry, Panel, PanelFigure, check_size
 
@@ -100,6 +101,7 @@ class FastCanvas:
         """Where each panel of the current picture is (None before the first :meth:`show`)."""
         return self._panels.geometry
 
+    @in_figure_fonts
     def show(self, panels: Sequence[Panel], selection: tuple[int, int] | None = None) -> bytes:
         """Draw `panels` by the cheapest path and return the PNG bytes.
 

@@ -18,7 +18,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from ._validate import as_positive_vector
 from .core import Attention
+from .fonts import in_figure_fonts
 from .heatmap import heatmap
+from .i18n import tr
 from .plotting import StaticFigure, check_tokens
 from .stats import loglog_slope
 
@@ -27,6 +29,7 @@ __all__ = ["plot_cost", "plot_losses", "plot_mix", "plot_saturation", "plot_scor
 # --- 2.1: the cost of self-attention against n ---
 
 
+@in_figure_fonts
 def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
     """Memory and time against the sequence length n, on log–log axes (claim C2).
 
@@ -61,26 +64,33 @@ def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
     ns = as_positive_vector("ns", ns)
     panels = [
         (
-            "memory against n",
-            "memory (MiB)",
+            tr("memory against n"),
+            tr("memory (MiB)"),
             as_positive_vector("memory_bytes", memory_bytes, len(ns)) / 2**20,
         ),
-        ("time against n", "time (ms)", as_positive_vector("seconds", seconds, len(ns)) * 1e3),
+        (
+            tr("time against n"),
+            tr("time (ms)"),
+            as_positive_vector("seconds", seconds, len(ns)) * 1e3,
+        ),
     ]
     fig = StaticFigure(figsize=(9.0, 3.6), layout="constrained")
     FigureCanvasAgg(fig)
     for ax, (title, ylabel, y) in zip(fig.subplots(1, 2), panels, strict=True):
         slope = loglog_slope(ns, y)
         intercept = np.log(y).mean() - slope * np.log(ns).mean()  # the fitted line's
-        ax.loglog(ns, y, "o", label="measured")
+        ax.loglog(ns, y, "o", label=tr("measured"))
         ax.loglog(
-            ns, np.exp(intercept + slope * np.log(ns)), "-", label=f"fitted slope {slope:.2f}"
+            ns,
+            np.exp(intercept + slope * np.log(ns)),
+            "-",
+            label=tr("fitted slope {slope:.2f}", slope=slope),
         )
-        ax.loglog(ns, y[-1] * (ns / ns[-1]) ** 2, ":", color="grey", label="n² (slope 2)")
+        ax.loglog(ns, y[-1] * (ns / ns[-1]) ** 2, ":", color="grey", label=tr("n² (slope 2)"))
         ax.set_xticks(ns, [f"{n:g}" for n in ns])
         ax.minorticks_off()
         ax.set_title(title)
-        ax.set_xlabel("sequence length n")
+        ax.set_xlabel(tr("sequence length n"))
         ax.set_ylabel(ylabel)
         ax.legend()
     return fig
@@ -89,6 +99,7 @@ def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
 # --- 2.2.3 and 2.2.4: one query's weighted sum; the √d_k experiments ---
 
 
+@in_figure_fonts
 def plot_mix(att: Attention, tokens: Sequence[str], i: int) -> StaticFigure:
     """How query `i` mixes the values: its row of weights, and the v_j above z_i (claim C11).
 
@@ -135,17 +146,17 @@ def plot_mix(att: Attention, tokens: Sequence[str], i: int) -> StaticFigure:
     ax_w.bar(range(n), alpha, color="tab:blue")
     ax_w.set_xticks(range(n), [f"{j}:{t}" for j, t in enumerate(tokens)])
     ax_w.set_ylim(0, 1.08)
-    ax_w.set_xlabel("key j")
-    ax_w.set_ylabel(f"weight α_{i}j")
-    ax_w.set_title(f"weights of the query {tokens[i]!r} (row {i} of α, sum 1)")
+    ax_w.set_xlabel(tr("key j"))
+    ax_w.set_ylabel(tr("weight α_{i}j", i=i))
+    ax_w.set_title(tr("weights of the query {token!r} (row {i} of α, sum 1)", token=tokens[i], i=i))
     for j in range(n):
         ax_w.text(j, alpha[j] + 0.02, f"{alpha[j]:.2f}", ha="center", fontsize=9)
     heatmap(
         ax_v,
         mix,
         row_labels=[f"v_{j} {t}" for j, t in enumerate(tokens)] + [f"z_{i} {tokens[i]}"],
-        title=f"values v_j and their mix z_{i}",
-        xlabel=f"coordinate (d_v = {d_v})",
+        title=tr("values v_j and their mix z_{i}", i=i),
+        xlabel=tr("coordinate ({width} = {cols})", width="d_v", cols=d_v),
     )
     ax_v.axhline(n - 0.5, color="black", linewidth=2.5)  # between the v_j and z_i
     return fig
@@ -171,6 +182,7 @@ def _d_ks(d_ks) -> np.ndarray:
     return d_ks
 
 
+@in_figure_fonts
 def plot_score_variance(d_ks, unscaled, scaled) -> StaticFigure:
     """Variance of q·k against d_k, unscaled and divided by √d_k, on log axes (claim C10).
 
@@ -197,18 +209,19 @@ def plot_score_variance(d_ks, unscaled, scaled) -> StaticFigure:
     fig = StaticFigure(figsize=(5.5, 3.6), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
-    ax.loglog(d_ks, unscaled, "o-", label=r"unscaled $q\cdot k$")
-    ax.loglog(d_ks, scaled, "s-", label=r"scaled $q\cdot k/\sqrt{d_k}$")
-    ax.loglog(d_ks, d_ks, ":", color="gray", label=r"reference: $d_k$")
+    ax.loglog(d_ks, unscaled, "o-", label=tr(r"unscaled $q\cdot k$"))
+    ax.loglog(d_ks, scaled, "s-", label=tr(r"scaled $q\cdot k/\sqrt{d_k}$"))
+    ax.loglog(d_ks, d_ks, ":", color="gray", label=tr(r"reference: $d_k$"))
     ax.set_xticks(d_ks, [f"{d:g}" for d in d_ks])
     ax.minorticks_off()
     ax.set_xlabel(r"$d_k$")
-    ax.set_ylabel("variance of the score")
-    ax.set_title(r"Scores spread out as $d_k$ grows, unless scaled")
+    ax.set_ylabel(tr("variance of the score"))
+    ax.set_title(tr(r"Scores spread out as $d_k$ grows, unless scaled"))
     ax.legend()
     return fig
 
 
+@in_figure_fonts
 def plot_saturation(
     d_ks, *, max_weight, entropy, jacobian_norm, n: int, draws: int
 ) -> StaticFigure:
@@ -241,14 +254,14 @@ def plot_saturation(
     """
     d_ks = _d_ks(d_ks)
     panels = [
-        ("max weight", _curve_pair("max_weight", max_weight, d_ks.size), (0, 1.05)),
+        (tr("max weight"), _curve_pair("max_weight", max_weight, d_ks.size), (0, 1.05)),
         (
-            f"row entropy, nats (max ln {n} = {math.log(n):.2f})",
+            tr("row entropy, nats (max ln {n} = {ln_n:.2f})", n=n, ln_n=math.log(n)),
             _curve_pair("entropy", entropy, d_ks.size),
             (0, math.log(n) * 1.05),
         ),
         (
-            r"softmax Jacobian $\|J\|_F$",
+            tr(r"softmax Jacobian $\|J\|_F$"),
             _curve_pair("jacobian_norm", jacobian_norm, d_ks.size),
             (0, None),
         ),
@@ -256,25 +269,28 @@ def plot_saturation(
     fig = StaticFigure(figsize=(11.0, 3.5), layout="constrained")
     FigureCanvasAgg(fig)
     for ax, (title, (unscaled, scaled), ylim) in zip(fig.subplots(1, 3), panels, strict=True):
-        ax.semilogx(d_ks, unscaled, "o-", label="unscaled")
-        ax.semilogx(d_ks, scaled, "s-", label=r"scaled by $1/\sqrt{d_k}$")
+        ax.semilogx(d_ks, unscaled, "o-", label=tr("unscaled"))
+        ax.semilogx(d_ks, scaled, "s-", label=tr(r"scaled by $1/\sqrt{d_k}$"))
         ax.set_xticks(d_ks, [f"{d:g}" for d in d_ks])
         ax.minorticks_off()
         ax.set_xlabel(r"$d_k$")
         ax.set_title(title)
         ax.set_ylim(*ylim)
     fig.axes[0].legend()
-    fig.suptitle(f"Softmax of random scores, n = {n} tokens, {draws} draws per $d_k$")
+    fig.suptitle(
+        tr("Softmax of random scores, n = {n} tokens, {draws} draws per $d_k$", n=n, draws=draws)
+    )
     return fig
 
 
 # --- notebook 06: training losses ---
 
 
+@in_figure_fonts
 def plot_losses(
     curves: Mapping[str, np.ndarray | Sequence[np.ndarray]],
     *,
-    title: str = "training loss",
+    title: str | None = None,
     chance: float | None = math.log(10),
 ) -> StaticFigure:
     """Training loss against step, on a log scale, one colour per label.
@@ -284,7 +300,8 @@ def plot_losses(
     curves : mapping of str to array_like
         label -> the losses of one run, shape (steps,), or a list of runs
         (e.g. several seeds), drawn as thin lines of the same colour.
-    title : str
+    title : str, optional
+        Default "training loss", in the current language.
     chance : float or None, default log(10)
         Draw a dotted line at this loss: the loss of guessing uniformly
         among the 10 values, log 10 ≈ 2.30 nats.
@@ -326,10 +343,16 @@ def plot_losses(
                 label=label if r == 0 else None,
             )
     if chance is not None:
-        ax.axhline(chance, color="grey", ls=":", lw=1.2, label=f"guessing: {chance:.2f} nats")
+        ax.axhline(
+            chance,
+            color="grey",
+            ls=":",
+            lw=1.2,
+            label=tr("guessing: {chance:.2f} nats", chance=chance),
+        )
     ax.set_yscale("log")
-    ax.set_title(title)
-    ax.set_xlabel("training step")
-    ax.set_ylabel("cross-entropy (nats, log scale)")
+    ax.set_title(tr("training loss") if title is None else title)
+    ax.set_xlabel(tr("training step"))
+    ax.set_ylabel(tr("cross-entropy (nats, log scale)"))
     ax.legend()
     return fig

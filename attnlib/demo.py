@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .i18n import tr
+
 __all__ = ["CaughtError", "show_error"]
 
 _WIDTH = 76  # characters of message per line in the plain-text box
@@ -40,14 +42,16 @@ class CaughtError:
     def message(self) -> str:
         """The exception's message, or a sentence saying that the call returned."""
         if self.error is None:
-            return f"no error: {self.call} returned {self.result!r:.200}"
+            return tr(
+                "no error: {call} returned {result!r:.200}", call=self.call, result=self.result
+            )
         return str(self.error)
 
     @property
     def title(self) -> str:
         if self.error is None:
-            return f"{self.call} ran without an error"
-        return f"{self.call} raised {self.error_type}"
+            return tr("{call} ran without an error", call=self.call)
+        return tr("{call} raised {error}", call=self.call, error=self.error_type)
 
     def __str__(self) -> str:
         lines = [f"┌─ {self.title}"]

@@ -20,6 +20,7 @@ import html as _html
 import math
 import numbers
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -27,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .core import Attention
+from .i18n import tr
 
 __all__ = ["ELLIPSIS", "Explanation", "explain", "shown"]
 
@@ -216,14 +218,23 @@ class Explanation:
         return "[" + " ".join(p.rjust(width) for p in parts) + "]"
 
     def _title(self) -> str:
-        q = f"query i = {self.i}" + ("" if self.query_token is None else f" {self.query_token!r}")
+        q = tr("query i = {i}", i=self.i)
+        q += "" if self.query_token is None else f" {self.query_token!r}"
         k = ""
         if self.j is not None:
-            k = f", key j = {self.j}" + (
+            k = tr(", key j = {j}", j=self.j) + (
                 "" if self.key_tokens is None else f" {self._key(self.j)!r}"
             )
-        how = "scaled by √d_k" if self.scaled else "unscaled"
-        return f"{q}{k}  ({self.n_kv} keys, d_k = {self.d_k}, d_v = {self.d_v}, {how})"
+        how = tr("scaled by √d_k") if self.scaled else tr("unscaled")
+        return tr(
+            "{query}{key}  ({n} keys, d_k = {d_k}, d_v = {d_v}, {how})",
+            query=q,
+            key=k,
+            n=self.n_kv,
+            d_k=self.d_k,
+            d_v=self.d_v,
+            how=how,
+        )
 
     # --- the three steps, as sections shared by text() and html() ---
 
@@ -241,20 +252,25 @@ class Explanation:
             rows.append((False, [str(c), *map(self.number, cells)]))
             last = c
         hidden = self.d_k - len(self.shown_coords)
-        of = f"the {self.d_k} products" + (f" ({hidden} not shown)" if hidden else "")
-        notes = [f"sum of {of} = q_{i} · k_{j} = {self.number(self.dot)}"]
+        of = tr("the {d_k} products", d_k=self.d_k)
+        of += tr(" ({hidden} not shown)", hidden=hidden) if hidden else ""
+        notes = [
+            tr("sum of {of} = q_{i} · k_{j} = {dot}", of=of, i=i, j=j, dot=self.number(self.dot))
+        ]
         if self.scaled:
             divide = f"÷ √d_k = √{self.d_k} = {self.number(self.divisor)}"
         else:
-            divide = "unscaled: no division"
+            divide = tr("unscaled: no division")
         notes.append(f"{divide}  →  {self.number(self.quotient)}")
         if self.masked[j]:
-            notes.append(f"key {j} is masked: score[{i}, {j}] = -inf, so α[{i}, {j}] = 0")
+            notes.append(
+                tr("key {j} is masked: score[{i}, {j}] = -inf, so α[{i}, {j}] = 0", i=i, j=j)
+            )
         else:
             notes.append(f"score[{i}, {j}] = {self.number(self.score)}")
         return _Section(
             title=f"score[{i}, {j}] = q_{i} · k_{j}" + (" / √d_k" if self.scaled else ""),
-            header=["c", f"q_{i}[c]", f"k_{j}[c]", "product"],
+            header=["c", f"q_{i}[c]", f"k_{j}[c]", tr("product")],
             rows=rows,
             notes=tuple(notes),
         )
@@ -268,15 +284,17 @@ class Explanation:
             cells = [self.scores[j], self.shifted[j], self.exps[j], self.weights[j]]
             cells = [str(j), self._key(j), *map(self.number, cells)]
             if self.masked[j]:
-                cells[-1] += " masked"
+                cells[-1] += " " + tr("masked")
             rows.append((j == self.j, cells))
             last = j
         return _Section(
-            title=f"α[{i}, j] = exp(score[{i}, j] − max) / sum, for every key j",
-            header=["j", "key", "score", "− max", "exp", f"α[{i}, j]"],
+            title=tr("α[{i}, j] = exp(score[{i}, j] − max) / sum, for every key j", i=i),
+            header=["j", tr("key"), "score", "− max", "exp", f"α[{i}, j]"],
             rows=rows,
-            footer=["sum", "", "", "", self.number(self.exp_sum), self.number(self.weight_sum)],
-            notes=(f"max = {self.number(self.row_max)}, the largest score of row {i}",),
+            footer=[tr("sum"), "", "", "", self.number(self.exp_sum), self.number(self.weight_sum)],
+            notes=(
+                tr("max = {max}, the largest score of row {i}", max=self.number(self.row_max), i=i),
+            ),
         )
 
     def _mix_section(self) -> _Section:
@@ -285,23 +303,33 @@ class Explanation:
         for j in self.shown_keys:
             if j > last + 1:
                 rows.append((False, [ELLIPSIS] * 5))
-            weight = self.number(self.weights[j]) + (" masked" if self.masked[j] else "")
+            weight = self.number(self.weights[j]) + (" " + tr("masked") if self.masked[j] else "")
             vectors = [self._vector(self.V[j]), self._vector(self.terms[j])]
             rows.append((j == self.j, [str(j), self._key(j), weight, *vectors]))
             last = j
         hidden = self.n_kv - len(self.shown_keys)
         return _Section(
             title=f"z_{i} = Σ_j α[{i}, j] v_j",
-            header=["j", "key", f"α[{i}, j]", "v_j", f"α[{i}, j] v_j"],
+            header=["j", tr("key"), f"α[{i}, j]", "v_j", f"α[{i}, j] v_j"],
             rows=rows,
             footer=[f"z_{i}", "", "", "", self._vector(self.z_i)],
-            notes=(f"(sums run over all {self.n_kv} keys, {hidden} not shown)",) if hidden else (),
+            notes=(
+                (
+                    tr(
+                        "(sums run over all {n} keys, {hidden} not shown)",
+                        n=self.n_kv,
+                        hidden=hidden,
+                    ),
+                )
+                if hidden
+                else ()
+            ),
         )
 
     def _columns(self, section: _Section) -> _Section:
         # without token labels the "key" column would be empty: leave it out
-        if self.key_tokens is None and "key" in section.header:
-            k = section.header.index("key")
+        if self.key_tokens is None and tr("key") in section.header:
+            k = section.header.index(tr("key"))
             drop = lambda cells: cells[:k] + cells[k + 1 :]  # noqa: E731
             return section._replace(
                 header=drop(section.header),
@@ -368,14 +396,20 @@ def _label(text: str) -> str:
     return re.sub(r"(score|α)\[(\w+), (\w+)\]", r"\1<sub>\2,\3</sub>", text)
 
 
+def _width(text: str) -> int:
+    # columns a terminal gives `text`: Chinese characters take two
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def _text_table(header: list[str], rows: list, footer: list[str] | None = None) -> list[str]:
     # rows are (highlighted, cells) pairs; ">" marks the highlighted ones
     every = [header] + [cells for _, cells in rows] + ([footer] if footer else [])
-    widths = [max(len(cells[k]) for cells in every) for k in range(len(header))]
+    widths = [max(_width(cells[k]) for cells in every) for k in range(len(header))]
+    key = tr("key")  # the one column aligned left
 
     def line(cells: list[str], mark: str) -> str:
         parts = [
-            c.ljust(w) if h == "key" else c.rjust(w)
+            c + " " * (w - _width(c)) if h == key else " " * (w - _width(c)) + c
             for c, w, h in zip(cells, widths, header, strict=True)
         ]
         return f" {mark} " + "  ".join(parts).rstrip()
@@ -389,7 +423,8 @@ def _text_table(header: list[str], rows: list, footer: list[str] | None = None) 
 
 def _html_table(header: list[str], rows: list, footer: list[str] | None = None) -> str:
     pad = "padding: 0 0.4em; white-space: pre; text-align"
-    align = [f'style="{pad}: {"left" if h == "key" else "right"}"' for h in header]
+    key = tr("key")
+    align = [f'style="{pad}: {"left" if h == key else "right"}"' for h in header]
     head = "".join(f"<th {a}>{_label(h)}</th>" for a, h in zip(align, header, strict=True))
     body = []
     for hot, cells in rows:
@@ -412,7 +447,7 @@ def _html_table(header: list[str], rows: list, footer: list[str] | None = None) 
 def _html_cell(text: str) -> str:
     if text.startswith("["):  # a vector: its padding lines up only in a monospace font
         return f'<span style="font-family: monospace">{_html.escape(text)}</span>'
-    if text.endswith("masked") or text == "-inf":
+    if text.endswith(tr("masked")) or text == "-inf":
         return f'<span style="{_MUTED}">{_html.escape(text)}</span>'
     return _html.escape(text)
 

@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 
 from ._validate import as_matrix
 from .core import Attention, MultiHead
+from .fonts import figure_fonts
 from .heatmap import KINDS, Heatmap, heatmap, symmetric_limit
 from .i18n import tr
 from .layout import SIZES, Panel, draw_panels
@@ -87,9 +88,10 @@ def plot_panels(panels: Sequence[Panel], *, size: str = "normal") -> StaticFigur
     >>> fig.axes[0].get_title()
     'weights (2 × 2)'
     """
-    fig = StaticFigure()
-    FigureCanvasAgg(fig)
-    fig.heatmaps = draw_panels(fig, panels, size=size)
+    with figure_fonts():
+        fig = StaticFigure()
+        FigureCanvasAgg(fig)
+        fig.heatmaps = draw_panels(fig, panels, size=size)
     return fig
 
 
@@ -111,7 +113,7 @@ def scores_title(att: Attention) -> str:
     >>> scores_title(self_attention(*ex[1:])), scores_title(self_attention(*ex[1:], scaled=False))
     ('scores q·k / √d_k', 'scores q·k (unscaled)')
     """
-    return "scores q·k / √d_k" if att.scaled else "scores q·k (unscaled)"
+    return tr("scores q·k / √d_k") if att.scaled else tr("scores q·k (unscaled)")
 
 
 def attention_panels(
@@ -172,7 +174,7 @@ def attention_panels(
     return [
         Panel(
             matrix=att.scores,
-            title=f"{scores_title(att)}{', masked −∞' if masked else ''}  {shape}",
+            title=f"{scores_title(att)}{tr(', masked −∞') if masked else ''}  {shape}",
             kind="diverging",
             diagonal=diagonal,
             selectable=True,
@@ -230,11 +232,21 @@ def heads_panels(mh: MultiHead, tokens: Sequence[str], *, diagonal: bool = True)
         )
     n = mh.Z.shape[0]
     tokens = check_tokens(tokens, n)
-    labels = {"row_labels": tokens, "col_labels": tokens, "xlabel": "key j", "ylabel": "query i"}
+    labels = {
+        "row_labels": tokens,
+        "col_labels": tokens,
+        "xlabel": tr("key j"),
+        "ylabel": tr("query i"),
+    }
     return [
         Panel(
             matrix=att.weights,
-            title=f"head {h}: α{', masked 0' if att.mask is not None else ''}  ({n} × {n})",
+            title=tr(
+                "head {h}: α{masked}  ({n} × {n})",
+                h=h,
+                masked=tr(", masked 0") if att.mask is not None else "",
+                n=n,
+            ),
             kind="weights",
             diagonal=diagonal,
             selectable=True,
@@ -318,8 +330,8 @@ def embedding_panels(X, tokens: Sequence[str]) -> list[Panel]:
             matrix=X,
             title=f"X  (n × d = {n} × {d})",
             row_labels=check_tokens(tokens, n),
-            xlabel="coordinate",
-            ylabel="token",
+            xlabel=tr("coordinate"),
+            ylabel=tr("token"),
         )
     ]
 
@@ -362,8 +374,8 @@ def qkv_panels(att: Attention, tokens: Sequence[str]) -> list[Panel]:
                 matrix=M,
                 title=f"{name} = X W_{name}  ({n} × {cols})",
                 row_labels=check_tokens(tokens, n),
-                xlabel=f"coordinate ({width} = {cols})",
-                ylabel="token",
+                xlabel=tr("coordinate ({width} = {cols})", width=width, cols=cols),
+                ylabel=tr("token"),
                 share_limit=True,
             )
         )
@@ -405,17 +417,22 @@ def scaling_panels(unscaled: Attention, scaled: Attention, tokens: Sequence[str]
                 f"scaled={att.scaled}"
             )
     shape = f"({n} × {unscaled.weights.shape[1]})"
-    labels = {"row_labels": tokens, "col_labels": tokens, "xlabel": "key j", "ylabel": "query i"}
+    labels = {
+        "row_labels": tokens,
+        "col_labels": tokens,
+        "xlabel": tr("key j"),
+        "ylabel": tr("query i"),
+    }
     return [
         Panel(
             matrix=unscaled.weights,
-            title=f"weights, unscaled: softmax(q·k)  {shape}",
+            title=tr("weights, unscaled: softmax(q·k)  {shape}", shape=shape),
             kind="weights",
             **labels,
         ),
         Panel(
             matrix=scaled.weights,
-            title=f"weights, scaled: softmax(q·k / √d_k)  {shape}",
+            title=tr("weights, scaled: softmax(q·k / √d_k)  {shape}", shape=shape),
             kind="weights",
             **labels,
         ),

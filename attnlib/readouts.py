@@ -11,6 +11,7 @@ import numpy as np
 
 from .core import Attention, MultiHead
 from .data import Example
+from .i18n import tr
 from .lookup import VALUES, Sequence
 from .stats import ScalingComparison, max_weight, row_entropy
 
@@ -47,17 +48,30 @@ def attention_readout(att: Attention) -> str:
     d_k = att.Q.shape[1]
     entropy = row_entropy(att.weights)
     scaling = (
-        f"scores = q·k / √d_k, √{d_k} = {np.sqrt(d_k):.2f}"
+        tr("scores = q·k / √d_k, √{d_k} = {root:.2f}", d_k=d_k, root=np.sqrt(d_k))
         if att.scaled
-        else "scores = q·k, not divided by √d_k (unscaled)"
+        else tr("scores = q·k, not divided by √d_k (unscaled)")
     )
-    return (
-        f"Q {_shape(att.Q)} · K {_shape(att.K)} · V {_shape(att.V)} · "
-        f"scores and weights {_shape(att.weights)} · {scaling}<br>"
-        f"largest weight in each row: <code>{_numbers(max_weight(att.weights))}</code><br>"
-        f"mean row entropy: {entropy.mean():.2f} nats "
-        f"(0 = all weight on one key, {np.log(n):.2f} = spread evenly over {n})"
+    shapes = tr(
+        "Q {Q} · K {K} · V {V} · scores and weights {weights} · {scaling}",
+        Q=_shape(att.Q),
+        K=_shape(att.K),
+        V=_shape(att.V),
+        weights=_shape(att.weights),
+        scaling=scaling,
     )
+    largest = tr(
+        "largest weight in each row: <code>{numbers}</code>",
+        numbers=_numbers(max_weight(att.weights)),
+    )
+    spread = tr(
+        "mean row entropy: {entropy:.2f} nats "
+        "(0 = all weight on one key, {ln_n:.2f} = spread evenly over {n})",
+        entropy=entropy.mean(),
+        ln_n=np.log(n),
+        n=n,
+    )
+    return f"{shapes}<br>{largest}<br>{spread}"
 
 
 def embedding_readout(example: Example) -> str:
@@ -72,8 +86,18 @@ def embedding_readout(example: Example) -> str:
     n, d = example.X.shape
     words = example.tokens
     repeats = sorted({w for w in words if words.count(w) > 1})
-    same = f"; a repeated token gets the same row: {', '.join(repeats)}" if repeats else ""
-    return f"X {_shape(example.X)}: n = {n} tokens, one row of d = {d} numbers each{same}"
+    same = (
+        tr("; a repeated token gets the same row: {words}", words=", ".join(repeats))
+        if repeats
+        else ""
+    )
+    return tr(
+        "X {shape}: n = {n} tokens, one row of d = {d} numbers each{same}",
+        shape=_shape(example.X),
+        n=n,
+        d=d,
+        same=same,
+    )
 
 
 def qkv_readout(example: Example, att: Attention) -> str:
@@ -96,10 +120,12 @@ def qkv_readout(example: Example, att: Attention) -> str:
         )
     ]
     d_k, d_v = att.Q.shape[1], att.V.shape[1]
-    return (
-        " · ".join(lines) + "<br>"
-        f"Q and K share d_k = {d_k} (each score is q_i · k_j); V has d_v = {d_v}, free to differ"
+    share = tr(
+        "Q and K share d_k = {d_k} (each score is q_i · k_j); V has d_v = {d_v}, free to differ",
+        d_k=d_k,
+        d_v=d_v,
     )
+    return " · ".join(lines) + "<br>" + share
 
 
 def scaling_readout(comparison: ScalingComparison) -> str:
@@ -116,19 +142,24 @@ def scaling_readout(comparison: ScalingComparison) -> str:
     d_k = c.scaled.Q.shape[1]
     n = c.scaled.weights.shape[1]
     rows = (
-        ("score variance", c.score_variance_unscaled, c.score_variance_scaled),
-        ("mean max weight", c.max_weight_unscaled, c.max_weight_scaled),
-        ("mean row entropy (nats)", c.entropy_unscaled, c.entropy_scaled),
+        (tr("score variance"), c.score_variance_unscaled, c.score_variance_scaled),
+        (tr("mean max weight"), c.max_weight_unscaled, c.max_weight_scaled),
+        (tr("mean row entropy (nats)"), c.entropy_unscaled, c.entropy_scaled),
     )
     body = "".join(
         f"<tr><td>{name}</td><td>{a:.2f}</td><td>{b:.2f}</td></tr>" for name, a, b in rows
     )
+    saturated = tr(
+        "A saturated softmax has max weight near 1 and entropy near 0; "
+        "an even one 1/{n} = {even:.2f} and log {n} = {ln_n:.2f}.",
+        n=n,
+        even=1 / n,
+        ln_n=np.log(n),
+    )
     return (
-        f"<table><tr><th>d_k = {d_k}</th><th>unscaled</th>"
-        f"<th>scaled by √d_k = {np.sqrt(d_k):.2f}</th>"
-        f"</tr>{body}</table>"
-        f"A saturated softmax has max weight near 1 and entropy near 0; "
-        f"an even one 1/{n} = {1 / n:.2f} and log {n} = {np.log(n):.2f}."
+        f"<table><tr><th>d_k = {d_k}</th><th>{tr('unscaled')}</th>"
+        f"<th>{tr('scaled by √d_k = {root:.2f}', root=np.sqrt(d_k))}</th>"
+        f"</tr>{body}</table>{saturated}"
     )
 
 
@@ -152,19 +183,38 @@ def heads_readout(mh: MultiHead) -> str:
     n = first.weights.shape[1]
     d_k, d_v = first.Q.shape[1], first.V.shape[1]
     scaling = (
-        f"each head divides by √d_k = √{d_k} = {np.sqrt(d_k):.2f}, its own width"
+        tr(
+            "each head divides by √d_k = √{d_k} = {root:.2f}, its own width",
+            d_k=d_k,
+            root=np.sqrt(d_k),
+        )
         if first.scaled
-        else "scores not divided by √d_k (unscaled)"
+        else tr("scores not divided by √d_k (unscaled)")
     )
     entropies = [float(row_entropy(att.weights).mean()) for att in mh.heads]
-    return (
-        f"heads = {heads}: per head Q, K {_shape(first.Q)}, V {_shape(first.V)}, "
-        f"weights {_shape(first.weights)} · {scaling}<br>"
-        f"Z = the heads side by side {_shape(mh.Z)} = (n, heads·d_v = {heads}·{d_v}) · "
-        f"output Z W_O {_shape(mh.output)}<br>"
-        f"mean row entropy per head: <code>{_numbers(np.array(entropies))}</code> nats "
-        f"(0 = all weight on one key, {np.log(n):.2f} = spread evenly over {n})"
+    per_head = tr(
+        "heads = {heads}: per head Q, K {QK}, V {V}, weights {weights} · {scaling}",
+        heads=heads,
+        QK=_shape(first.Q),
+        V=_shape(first.V),
+        weights=_shape(first.weights),
+        scaling=scaling,
     )
+    joined = tr(
+        "Z = the heads side by side {Z} = (n, heads·d_v = {heads}·{d_v}) · output Z W_O {output}",
+        Z=_shape(mh.Z),
+        heads=heads,
+        d_v=d_v,
+        output=_shape(mh.output),
+    )
+    spread = tr(
+        "mean row entropy per head: <code>{numbers}</code> nats "
+        "(0 = all weight on one key, {ln_n:.2f} = spread evenly over {n})",
+        numbers=_numbers(np.array(entropies)),
+        ln_n=np.log(n),
+        n=n,
+    )
+    return f"{per_head}<br>{joined}<br>{spread}"
 
 
 def mask_readout(mask: np.ndarray | None) -> str:
@@ -181,9 +231,11 @@ def mask_readout(mask: np.ndarray | None) -> str:
     if mask is None:
         return ""
     blocked = int((~mask).sum())
-    return (
-        f"<br>mask: {blocked} of {mask.size} scores blocked (grey): −∞ before the softmax, "
-        "weight 0 after it; each row's remaining weights still sum to 1"
+    return "<br>" + tr(
+        "mask: {blocked} of {size} scores blocked (grey): −∞ before the softmax, "
+        "weight 0 after it; each row's remaining weights still sum to 1",
+        blocked=blocked,
+        size=mask.size,
     )
 
 
@@ -212,11 +264,28 @@ def learned_readout(att: Attention, seq: Sequence, probs: np.ndarray, *, step: i
     row = att.weights[-1]  # (n,): the query token's weights
     top = int(row.argmax())
     guess = int(np.argmax(probs))
-    verdict = "right" if guess == seq.answer else f"wrong: the answer is {VALUES[seq.answer]}"
-    return (
-        f"step {step} · <code>{' '.join(tokens)}</code> → {VALUES[seq.answer]}<br>"
-        f"the query {tokens[-1]} puts {row[seq.match]:.2f} of its weight on the matching pair "
-        f"{tokens[seq.match]} (j = {seq.match}); its largest weight, {row[top]:.2f}, "
-        f"is on {tokens[top]} (j = {top})<br>"
-        f"the model answers {VALUES[guess]} with probability {probs[guess]:.2f} ({verdict})"
+    verdict = (
+        tr("right")
+        if guess == seq.answer
+        else tr("wrong: the answer is {answer}", answer=VALUES[seq.answer])
     )
+    lookup = f"{tr('step {step}', step=step)} · <code>{' '.join(tokens)}</code> → "
+    where = tr(
+        "the query {query} puts {weight:.2f} of its weight on the matching pair "
+        "{pair} (j = {match}); its largest weight, {top_weight:.2f}, "
+        "is on {top_token} (j = {top})",
+        query=tokens[-1],
+        weight=row[seq.match],
+        pair=tokens[seq.match],
+        match=seq.match,
+        top_weight=row[top],
+        top_token=tokens[top],
+        top=top,
+    )
+    answer = tr(
+        "the model answers {guess} with probability {p:.2f} ({verdict})",
+        guess=VALUES[guess],
+        p=probs[guess],
+        verdict=verdict,
+    )
+    return f"{lookup}{VALUES[seq.answer]}<br>{where}<br>{answer}"

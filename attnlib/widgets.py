@@ -24,6 +24,7 @@ from ._validate import as_size
 from .core import Attention
 from .explanation import explain
 from .heatmap import check_cell
+from .i18n import tr
 from .layout import check_size
 
 __all__ = [
@@ -52,6 +53,26 @@ LIMITS = {
 }
 MAX_D = 512  # d when it is a fixed argument rather than a slider
 
+
+def tooltip(what: str) -> str:
+    """A control's description from ``LIMITS`` (English) in the current language.
+
+    Examples
+    --------
+    >>> tooltip("sequence length"), tooltip("something new")
+    ('sequence length', 'something new')
+    """
+    translated = {
+        "sequence length": tr("sequence length"),
+        "embedding size": tr("embedding size"),
+        "query/key size": tr("query/key size"),
+        "value size": tr("value size"),
+        "random seed": tr("random seed"),
+        "number of heads, each of width d_k": tr("number of heads, each of width d_k"),
+    }
+    return translated.get(what, what)
+
+
 _LARGE_CSS = """<style>
 .attnlib-large .widget-label, .attnlib-large .widget-readout { font-size: 22px !important; }
 .attnlib-large .widget-slider { height: 40px; }
@@ -61,7 +82,7 @@ _LARGE_CSS = """<style>
 .attnlib-large .widget-dropdown select { font-size: 20px; height: 36px; }
 </style>"""
 _CLICKABLE_CSS = "<style>.attnlib-explorer .attnlib-clickable { cursor: crosshair; }</style>"
-NO_CELL = "none"  # the label of "no cell selected" in the query i / key j menus
+NO_CELL = "none"  # the English label of "no cell selected" in the query i / key j menus
 
 
 def event_pixel(event: dict, natural: tuple[int, int]) -> tuple[float, float] | None:
@@ -217,11 +238,11 @@ class Explorer(widgets.VBox):
         # The click handler on the picture and the two menus that do the same by keyboard.
         large = self.size == "large"
         menus = []
-        for name in ("query i", "key j"):
+        for label in (tr("query i"), tr("key j")):
             menu = widgets.Dropdown(
-                options=[(NO_CELL, None)],
+                options=[(tr("none"), None)],
                 value=None,
-                description=name,
+                description=label,
                 layout=widgets.Layout(width="250px" if large else "180px"),
                 style={"description_width": "90px" if large else "55px"},
             )
@@ -233,7 +254,7 @@ class Explorer(widgets.VBox):
         self.clicks.on_dom_event(self.on_click)
         self.image.add_class("attnlib-clickable")
         hint = widgets.HTML(
-            "click a cell to see where its numbers come from, or choose one:",
+            tr("click a cell to see where its numbers come from, or choose one:"),
             layout=widgets.Layout(margin="0 8px 0 0"),
         )
         return widgets.HBox([hint, *menus], layout=widgets.Layout(flex_flow="row wrap"))
@@ -248,7 +269,7 @@ class Explorer(widgets.VBox):
             min=low,
             max=high,
             description=name,
-            tooltip=what,
+            tooltip=tooltip(what),
             continuous_update=True,
             layout=widgets.Layout(width="420px" if large else "300px"),
             style={"description_width": "60px" if large else "40px"},
@@ -300,7 +321,7 @@ class Explorer(widgets.VBox):
                 ((self.query_i, panel.row_labels, rows), (self.key_j, panel.col_labels, cols))
             ):
                 names = [f"{m}: {labels[m]}" if labels else str(m) for m in range(count)]
-                options = ((NO_CELL, None), *zip(names, range(count), strict=True))
+                options = ((tr("none"), None), *zip(names, range(count), strict=True))
                 if menu.options != options:
                     menu.options = options
                 value = None if self.selection is None else self.selection[k]
@@ -417,10 +438,10 @@ class AttentionExplorer(Explorer):
         if not isinstance(value, str) or value not in views.MASKS:
             raise ValueError(f"mask must be one of {list(views.MASKS)}, got {value!r}")
         return widgets.ToggleButtons(
-            options=list(views.MASKS),
+            options=[(tr("none"), "none"), (tr("causal"), "causal")],
             value=value,
             description="mask",
-            tooltips=["every query sees every key", "query i sees keys 0 … i only"],
+            tooltips=[tr("every query sees every key"), tr("query i sees keys 0 … i only")],
             style={"description_width": "60px" if self.size == "large" else "40px"},
         )
 
@@ -444,7 +465,7 @@ class AttentionExplorer(Explorer):
         """
         text = selection_html(self.attention, self.example.tokens, self.selection)
         if text and len(self.multi_head.heads) > 1:
-            text = f"<p>head 0 of {len(self.multi_head.heads)}:</p>" + text
+            text = f"<p>{tr('head 0 of {heads}:', heads=len(self.multi_head.heads))}</p>" + text
         return text
 
 
@@ -519,7 +540,7 @@ class LearnedExplorer(Explorer):
             options=steps,
             value=value,
             description="step",
-            tooltip="training step of the checkpoint",
+            tooltip=tr("training step of the checkpoint"),
             continuous_update=True,
             layout=widgets.Layout(width="420px" if large else "300px"),
             style={"description_width": "60px" if large else "40px"},

@@ -62,6 +62,7 @@ def _tr_calls():
 
 
 def _fields(template: str) -> set[str]:
+    template = re.sub(r"\$[^$]*\$", "", template)  # TeX braces such as \sqrt{d_k} are no fields
     return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 

@@ -504,7 +504,9 @@ def expected_multi_head(n, d_k, seed, heads, mask, d=8):
 
 def test_mask_and_heads_are_a_toggle_and_a_slider_that_start_as_before():
     e = attnlib.explorer(n=6, d_k=4, seed=0)
-    assert isinstance(e.mask, ipywidgets.ToggleButtons) and e.mask.options == ("none", "causal")
+    assert isinstance(e.mask, ipywidgets.ToggleButtons) and [v for _, v in e.mask.options] == list(
+        attnlib.views.MASKS
+    )
     assert isinstance(e.heads, ipywidgets.IntSlider) and (e.heads.min, e.heads.max) == (1, 8)
     assert (e.mask.value, e.heads.value) == ("none", 1)
     assert repr(e) == "AttentionExplorer(n=6, d_k=4, seed=0)"

@@ -1,0 +1,131 @@
+"""attnlib.fonts: Chinese figures take each character from the shipped subset."""
+
+import re
+
+import matplotlib
+import pytest
+from fontTools.ttLib import TTFont
+from matplotlib import font_manager
+from matplotlib.text import Text
+
+import attnlib
+from attnlib import (
+    causal_mask,
+    charts,
+    fonts,
+    i18n,
+    multi_head_attention,
+    plotting,
+    self_attention,
+    toy_example,
+    toy_multi_head,
+)
+
+CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+RERUN = ".venv/bin/python tools/make_cjk_font.py"
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    yield
+    attnlib.set_language("en")
+
+
+def every_figure():
+    """One of each figure that attnlib draws, in the current language."""
+    ex = toy_example(n=6, d_k=4, d_v=3, seed=0)
+    masked = self_attention(*ex[1:], mask=causal_mask(6))
+    raw, scaled = self_attention(*ex[1:], scaled=False), self_attention(*ex[1:])
+    mhx = toy_multi_head(n=6, heads=4)
+    mh = multi_head_attention(mhx.X, mhx.W_Q, mhx.W_K, mhx.W_V, mhx.W_O, heads=mhx.heads)
+    ns, d_ks, pair = [64, 128, 256], [1, 4, 16], ([1.0, 4.0, 16.0], [1.0, 1.0, 1.0])
+    return {
+        "attention": plotting.plot_attention(masked, ex.tokens, size="large"),
+        "qkv": plotting.plot_qkv(scaled, ex.tokens),
+        "embedding": plotting.plot_embedding(ex.X, ex.tokens),
+        "scaling": plotting.plot_scaling(raw, scaled, ex.tokens),
+        "heads": plotting.plot_heads(mh, mhx.tokens),
+        "cost": charts.plot_cost(ns, [8 * n**2 for n in ns], [1e-9 * n**2 for n in ns]),
+        "mix": charts.plot_mix(scaled, ex.tokens, 1),
+        "variance": charts.plot_score_variance(d_ks, *pair),
+        "saturation": charts.plot_saturation(
+            d_ks, max_weight=pair, entropy=pair, jacobian_norm=pair, n=6, draws=10
+        ),
+        "losses": charts.plot_losses({"scaled": [2.3, 1.0, 0.1]}),
+    }
+
+
+def drawn_texts(fig):
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
+
+
+def test_the_subset_holds_every_character_of_the_chinese_catalogue():
+    cmap = TTFont(fonts.FONT_FILE)["cmap"].getBestCmap()
+    text = "".join(i18n.catalog("zh").values())
+    drawn = {c for c in text if c.isprintable() and not c.isspace()}
+    missing = sorted(c for c in drawn if ord(c) not in cmap)
+    assert not missing, (
+        f"{fonts.FONT_FILE.name} lacks {''.join(missing)!r}, used in attnlib/locale_zh: "
+        f"regenerate it with `{RERUN}` and commit attnlib/fonts/"
+    )
+
+
+def test_the_subset_is_small_and_carries_its_licence():
+    assert fonts.FONT_FILE.stat().st_size < 400_000
+    licence = fonts.LICENCE_FILE.read_text(encoding="utf-8")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in licence
+    assert TTFont(fonts.FONT_FILE)["name"].getDebugName(1) == fonts.FAMILY
+
+
+def test_chinese_figures_draw_every_character_from_a_font_that_has_it(recwarn):
+    attnlib.set_language("zh")
+    before = dict(matplotlib.rcParams)
+    figures = every_figure()
+    assert dict(matplotlib.rcParams) == before, "a Chinese figure changed the global rcParams"
+    ours = str(fonts.FONT_FILE)
+    for name, fig in figures.items():
+        fig.canvas.draw()
+        texts = drawn_texts(fig)
+        chinese = [t for t in texts if CJK.search(t.get_text())]
+        assert chinese, f"{name}: no Chinese text drawn"
+        for t in chinese:
+            paths = [
+                str(p)
+                for p in font_manager.fontManager._find_fonts_by_props(t.get_fontproperties())
+            ]
+            assert ours in paths, (name, t.get_text(), paths)
+    missing = [str(w.message) for w in recwarn if "missing from font" in str(w.message)]
+    assert not missing, missing
+
+
+def test_chinese_titles_hold_chinese_and_the_same_numbers_as_english():
+    english = {name: repr(fig) for name, fig in every_figure().items()}
+    attnlib.set_language("zh")
+    chinese = {name: repr(fig) for name, fig in every_figure().items()}
+    for name in english:
+        assert CJK.search(chinese[name]) or name in {"embedding", "qkv"}, chinese[name]
+        assert re.findall(r"\d+", chinese[name]) == re.findall(r"\d+", english[name]), name
+
+
+def test_english_figures_use_matplotlib_defaults(recwarn):
+    assert fonts.figure_families() is None
+    for name, fig in every_figure().items():
+        texts = drawn_texts(fig)
+        assert not any(CJK.search(t.get_text()) for t in texts), name
+        families = {tuple(t.get_fontproperties().get_family()) for t in texts}
+        assert families == {tuple(matplotlib.rcParams["font.family"])}, (name, families)
+    assert repr(plotting.plot_attention(self_attention(*toy_example(n=3)[1:]), "abc")) == (
+        "<attnlib figure: scores q·k / √d_k  (3 × 3); weights α = softmax(scores)  (3 × 3)>"
+    )
+
+
+def test_a_wheel_ships_the_font_and_its_licence():
+    from pathlib import Path
+
+    import tomllib
+
+    root = Path(attnlib.__file__).parent
+    setup = tomllib.loads((root.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = setup["tool"]["setuptools"]["package-data"]["attnlib"]
+    shipped = {p for pattern in patterns for p in root.glob(pattern)}
+    assert {fonts.FONT_FILE, fonts.LICENCE_FILE} <= shipped, patterns

@@ -1,0 +1,131 @@
+"""The picture side in Chinese: readouts, explain, the explorers' controls and show_error.
+
+Each Chinese text holds Chinese and the same numbers as its English twin: the
+translation changes the words, never what is computed.
+"""
+
+import html
+import re
+
+import pytest
+
+import attnlib
+from attnlib import (
+    causal_mask,
+    explain,
+    lookup,
+    multi_head_attention,
+    readouts,
+    self_attention,
+    show_error,
+    toy_example,
+    toy_multi_head,
+)
+from attnlib.stats import scaling_comparison
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    yield
+    attnlib.set_language("en")
+
+
+def numbers(text: str) -> list[str]:
+    return re.findall(r"-?\d+(?:\.\d+)?", text)
+
+
+def both(make):
+    """make() in English, then in Chinese."""
+    attnlib.set_language("en")
+    english = make()
+    attnlib.set_language("zh")
+    return english, make()
+
+
+def every_readout():
+    ex = toy_example(n=6, d_k=4, d_v=3, seed=1)
+    att = self_attention(*ex[1:])
+    mhx = toy_multi_head(n=5, d_k=3, heads=2)
+    params, seq = lookup.init_params(), lookup.make_task(1)[0]
+    out = lookup.forward(params, seq)
+    return {
+        "attention": readouts.attention_readout(att),
+        "unscaled": readouts.attention_readout(self_attention(*ex[1:], scaled=False)),
+        "embedding": readouts.embedding_readout(ex),
+        "qkv": readouts.qkv_readout(ex, att),
+        "scaling": readouts.scaling_readout(scaling_comparison(*ex[1:])),
+        "heads": readouts.heads_readout(multi_head_attention(*mhx[1:6], heads=2)),
+        "mask": readouts.mask_readout(causal_mask(4)),
+        "learned": readouts.learned_readout(out.att, seq, out.probs, step=7),
+    }
+
+
+def test_every_readout_is_chinese_with_the_same_numbers():
+    english, chinese = both(every_readout)
+    for name in english:
+        assert CJK.search(chinese[name]), (name, chinese[name])
+        assert not CJK.search(english[name]), (name, english[name])
+        assert sorted(numbers(chinese[name])) == sorted(numbers(english[name])), name
+
+
+@pytest.mark.parametrize("mask", [None, "causal"])
+def test_explain_in_chinese_keeps_every_number_and_formula(mask):
+    ex = toy_example(n=12, d_k=10, d_v=9, seed=2)
+    att = self_attention(*ex[1:], mask=None if mask is None else causal_mask(12))
+
+    def render():
+        e = explain(att, 5, 7, tokens=ex.tokens)
+        return {"text": e.text(), "html": e.html()}
+
+    english, chinese = both(render)
+    for kind in ("text", "html"):
+        en, zh = english[kind], chinese[kind]
+        assert CJK.search(zh) and not CJK.search(en)
+        assert numbers(zh) == numbers(en), kind
+    for formula in ("q_5 · k_7 / √d_k", "z_5 = Σ_j α[5, j] v_j"):
+        assert formula in english["text"] and formula in chinese["text"]
+    assert ("键 7 被掩码" in chinese["text"]) == (mask is not None)
+
+
+def test_explain_text_columns_line_up_in_chinese():
+    # a terminal gives a Chinese character two columns: each table's rows end together
+    import unicodedata
+
+    def width(line):
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+    ex = toy_example(n=6, d_k=3, d_v=2, seed=0)
+    attnlib.set_language("zh")
+    text = explain(self_attention(*ex[1:]), 2, 3, tokens=ex.tokens).text()
+    table = [line for line in text.splitlines()[3:8]]  # the score table: header and 3 rows
+    assert table[0].strip().endswith("乘积")
+    assert len({width(line) for line in table[:4]}) == 1, table
+
+
+def test_explorer_controls_speak_chinese_but_keep_their_names_and_values(recwarn):
+    attnlib.set_language("zh")
+    e = attnlib.explorer(n=6, d_k=4, seed=0)
+    assert [c.description for c in e.controls.values()] == ["n", "d_k", "seed", "heads", "mask"]
+    assert e.mask.options == (("无", "none"), ("因果掩码", "causal"))
+    assert e.controls["n"].tooltip == "序列长度"
+    assert (e.query_i.description, e.key_j.description) == ("查询 i", "键 j")
+    assert e.query_i.options[0] == ("无", None)
+    e.mask.value = "causal"
+    e.heads.value = 2
+    e.select((3, 1))
+    assert e.readout.value.count("共 2 个头，这里是头 0：") == 1
+    assert "查询 i = 3 'on'，键 j = 1 'cat'" in html.unescape(e.readout.value)
+    titles = [ax.get_title() for ax in e.figure.axes if ax.get_title()]
+    assert titles and all(CJK.search(t) for t in titles), titles
+    missing = [str(w.message) for w in recwarn if "missing from font" in str(w.message)]
+    assert not missing, missing
+
+
+def test_show_error_box_in_chinese_keeps_the_error_message():
+    attnlib.set_language("zh")
+    caught = show_error(int, "six")
+    assert str(caught).splitlines()[0] == "┌─ int 抛出了 ValueError"
+    assert "invalid literal for int() with base 10: 'six'" in str(caught)
+    assert "没有报错：int 返回了 6" in str(show_error(int, "6"))
