@@ -44,6 +44,20 @@ def _register() -> None:
     font_manager.fontManager.addfont(str(FONT_FILE))
 
 
+@cache
+def first_font_characters() -> frozenset[str]:
+    """The characters DejaVu Sans (matplotlib's own font, first in the list) draws itself.
+
+    The subset needs only the others: a character such as ᵀ, which DejaVu has
+    and Noto Sans CJK lacks, never falls back to it.
+    """
+    from fontTools.ttLib import TTFont
+    from matplotlib import font_manager
+
+    path = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans"))
+    return frozenset(chr(code) for code in TTFont(path)["cmap"].getBestCmap())
+
+
 def figure_families() -> list[str] | None:
     """The font families a figure uses in the current language; None means matplotlib's default.
 

@@ -32,11 +32,11 @@ SOURCE_FAMILY = "Noto Sans CJK SC"
 
 
 def characters() -> str:
-    """Every character the subset must hold: the catalogue's, plus ASCII and the symbols
-    the figures put next to Chinese (×, −, ∞, √, α, ·, ‖)."""
+    """Every character the subset must hold: the catalogue's that DejaVu Sans lacks, plus
+    ASCII and the symbols the figures put next to Chinese (×, −, ∞, √, α, ·, ‖)."""
     wanted = set(string.printable.strip()) | set(" ×−∞√α·‖…")
     for chinese in i18n.catalog("zh").values():
-        wanted |= set(chinese)
+        wanted |= set(chinese) - fonts.first_font_characters()  # DejaVu draws those itself
     return "".join(sorted(c for c in wanted if c.isprintable()))
 
 
