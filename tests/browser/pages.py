@@ -487,3 +487,96 @@ def page_problems(page, cells: list[dict]) -> list[str]:
                 )
                 break
     return problems
+
+
+# --------------------------------------------------------------------------- a cell of an explorer
+
+_BREAKDOWN_JS = """(i) => {
+  const el = document.querySelector(`[data-bt-explorer="${i}"] .attnlib-explain`);
+  return el ? el.textContent : '';
+}"""
+
+_BREAKDOWN_HAS_JS = """([i, wanted]) => {
+  const el = document.querySelector(`[data-bt-explorer="${i}"] .attnlib-explain`);
+  return !!el && el.textContent.includes(wanted);
+}"""
+
+
+def explorer_text(page, i: int) -> str:
+    """All the text of explorer i (controls, readout, breakdown)."""
+    return page.locator(f'[data-bt-explorer="{i}"]').evaluate("el => el.textContent")
+
+
+def breakdown(page, i: int) -> str:
+    """The text of explorer i's breakdown of the selected cell ('' when none is shown)."""
+    return page.evaluate(_BREAKDOWN_JS, i)
+
+
+def click_pixel(page, i: int, pixel: tuple[float, float], timeout_ms: int = 5000):
+    """Click explorer i's picture at `pixel`, (x, y) in the PNG's own pixels (what
+    ``Explorer.cell_pixel`` gives), scaled to the size the picture is shown at.
+    Return (problem or None, ms from mouse-down to the new picture on screen)."""
+    picture = page.locator(f'[data-bt-explorer="{i}"] img.attnlib-clickable')
+    picture.evaluate("img => img.scrollIntoView({block: 'center'})")
+    box = picture.bounding_box()
+    natural = picture.evaluate("img => img.naturalWidth")
+    s = box["width"] / natural
+    before = page.evaluate(_PICTURES_JS, i)
+    page.mouse.click(box["x"] + pixel[0] * s, box["y"] + pixel[1] * s)
+    try:
+        page.wait_for_function(_CHANGED_JS, arg=[i, before], timeout=timeout_ms)
+    except Exception:
+        return f"a click at {pixel} did not change the picture within {timeout_ms / 1000:g} s", None
+    return None, page.evaluate("() => window.__bt.loaded - window.__bt.keydown")
+
+
+def wait_for_breakdown(page, i: int, wanted: str, timeout_ms: int = 5000) -> str | None:
+    """None once explorer i's breakdown contains `wanted`; else the problem."""
+    try:
+        page.wait_for_function(_BREAKDOWN_HAS_JS, arg=[i, wanted], timeout=timeout_ms)
+    except Exception:
+        shown = breakdown(page, i)
+        return (
+            f"no breakdown with {wanted!r} within {timeout_ms / 1000:g} s; shown: {shown[:150]!r}"
+        )
+    return None
+
+
+def choose_cell(page, i: int, row: int, col: int) -> None:
+    """The keyboard route: choose (row, col) in explorer i's `query i` and `key j`
+    menus (option 0 is "none")."""
+    menus = page.locator(f'[data-bt-explorer="{i}"] .widget-dropdown select')
+    for k, index in enumerate((row, col)):
+        menus.nth(k).select_option(index=index + 1)
+
+
+def toggle(page, i: int, label: str, timeout_ms: int = 5000) -> str | None:
+    """Click explorer i's toggle button `label`; None if it is then active and the
+    picture changed, else the problem."""
+    button = page.locator(f'[data-bt-explorer="{i}"] .widget-toggle-buttons button').filter(
+        has_text=re.compile(rf"^\s*{re.escape(label)}\s*$")
+    )
+    if button.count() != 1:
+        return f"{button.count()} toggle button(s) {label!r}, one expected"
+    before = page.evaluate(_PICTURES_JS, i)
+    button.click()
+    try:
+        page.wait_for_function(_CHANGED_JS, arg=[i, before], timeout=timeout_ms)
+    except Exception:
+        return f"clicking {label!r} did not change the picture within {timeout_ms / 1000:g} s"
+    classes = button.get_attribute("class") or ""
+    if "mod-active" not in classes.split():
+        return f"the {label!r} button is not shown active after a click (class {classes!r})"
+    return None
+
+
+def slider_index(page, i: int, label: str) -> int | None:
+    return next((k for k, s in enumerate(sliders(page, i)) if s.label == label), None)
+
+
+def find_explorer(page, slider: str) -> int | None:
+    """The index of the first explorer with a slider labelled `slider`."""
+    for i in range(mark_explorers(page)):
+        if slider in [s.label for s in sliders(page, i)]:
+            return i
+    return None
