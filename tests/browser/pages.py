@@ -398,13 +398,14 @@ def check_explorers(
 ) -> tuple[list[str], dict]:
     """Move every slider of every explorer both ways (arrow keys, or the mouse with
     `drag`); each move must redraw in place within `timeout_ms`."""
-    problems, n_sliders, n_moves = [], 0, 0
+    problems, n_sliders, n_moves, labels = [], 0, 0, []
     count = mark_explorers(page)
     pictures = picture_count(page)
     for i in range(count):
         before = page.evaluate(_PICTURES_JS, i)
         for k, s in enumerate(sliders(page, i)):
             n_sliders += 1
+            labels.append(s.label)
             first = "ArrowLeft" if s.value >= s.high else "ArrowRight"
             back = "ArrowRight" if first == "ArrowLeft" else "ArrowLeft"
             for key in (first, back):
@@ -428,7 +429,8 @@ def check_explorers(
             f"{picture_count(page)} after: pictures pile up instead of "
             f"being redrawn in place"
         )
-    return problems, {"explorers": count, "sliders": n_sliders, "moves": n_moves}
+    counts = {"explorers": count, "sliders": n_sliders, "moves": n_moves, "labels": labels}
+    return problems, counts
 
 
 def timing(latencies: list[float]) -> tuple[float, float]:

@@ -23,6 +23,19 @@ EXPLORER_CALL = re.compile(r"\b\w*explorer\(", re.I)
 # JupyterLab's question on first start; the project's settings (jupyter/lab) say no
 NEWS_PROMPT = re.compile(r"official Jupyter news", re.I)
 FRONT_END = {"lab": "JupyterLab", "notebook": "Notebook 7"}
+# Sliders that a notebook's explorers must show (and that check_explorers moves):
+# the learned explorer's step and example, the main explorer's heads.
+MUST_MOVE = {
+    "05_weighted_sum.ipynb": {"n", "d_k", "seed", "heads"},
+    "06_learned_attention.ipynb": {"step", "example"},
+    "07_next_steps.ipynb": {"n", "d_k", "seed", "heads"},
+    "classroom.ipynb": {"step", "example", "heads"},
+}
+
+
+def unmoved(name: str, labels: list[str]) -> list[str]:
+    missing = sorted(MUST_MOVE.get(name, set()) - set(labels))
+    return [f"no explorer slider {m!r} was moved (sliders: {labels})" for m in missing]
 
 
 def run_notebook(
@@ -43,7 +56,7 @@ def run_notebook(
         # Notebook 7 takes the arrow keys for its own cursor even on a focused slider
         # (they move to the next heading): there, sliders are dragged with the mouse
         found, counts = pages.check_explorers(page, timeout_ms=timeout_ms, drag=app == "notebook")
-        problems += found
+        problems += found + unmoved(name, counts["labels"])
         facts.update(counts)
         # a redraw that raises shows its traceback in the explorer, under the picture
         problems += [
