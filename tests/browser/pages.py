@@ -377,11 +377,24 @@ def move(page, i: int, k: int, key: str | None = None, timeout_ms: int = 5000, d
     return None, ms
 
 
+def steady_box(locator, timeout_s: float = 3) -> dict:
+    """The element's bounding box once it stops moving: cells scrolled into view get
+    laid out (content-visibility, windowed notebooks) and push the page about."""
+    box, deadline = locator.bounding_box(), time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        now = locator.bounding_box()
+        if now == box:
+            break
+        box = now
+    return box
+
+
 def _drag(page, handle, direction: int, span: float) -> None:
     """Drag a slider handle with the mouse, as a learner does, by about 1.5 steps."""
     # centred, so that no sticky toolbar covers the handle
     handle.evaluate("h => h.scrollIntoView({block: 'center'})")
-    box = handle.bounding_box()
+    box = steady_box(handle)
     track = handle.evaluate(
         "h => h.closest('.noUi-base, .ui-slider')?.getBoundingClientRect().width || 0"
     )
@@ -402,6 +415,8 @@ def check_explorers(
     count = mark_explorers(page)
     pictures = picture_count(page)
     for i in range(count):
+        # in view first: the labels of a cell not laid out yet read as ""
+        page.locator(f'[data-bt-explorer="{i}"]').evaluate("el => el.scrollIntoView()")
         before = page.evaluate(_PICTURES_JS, i)
         for k, s in enumerate(sliders(page, i)):
             n_sliders += 1
@@ -520,7 +535,7 @@ def click_pixel(page, i: int, pixel: tuple[float, float], timeout_ms: int = 5000
     Return (problem or None, ms from mouse-down to the new picture on screen)."""
     picture = page.locator(f'[data-bt-explorer="{i}"] img.attnlib-clickable')
     picture.evaluate("img => img.scrollIntoView({block: 'center'})")
-    box = picture.bounding_box()
+    box = steady_box(picture)
     natural = picture.evaluate("img => img.naturalWidth")
     s = box["width"] / natural
     before = page.evaluate(_PICTURES_JS, i)
