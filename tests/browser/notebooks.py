@@ -99,6 +99,9 @@ def fixture_broken(path: Path) -> Path:
             # a picture from the internet (the page must not ask anything off this machine)
             "from IPython.display import HTML\n"
             'display(HTML(\'<img src="https://example.invalid/pixel.png" alt="offline?">\'))',
+            # text with a merge conflict left in it
+            "from IPython.display import Markdown\n"
+            "display(Markdown('<<<<<<< local\\nold words\\n=======\\nnew words\\n>>>>>>> remote'))",
             "raise ValueError('deliberate error for the detector')",
         ],
     )

@@ -32,6 +32,8 @@ WIDGET_AS_TEXT = re.compile(
     r"|Checkbox|Tab|Accordion)\(",
     re.M,
 )
+# A merge conflict left in a notebook (git's or nbdime's markers), shown to the learner
+CONFLICT = re.compile(r"(?:<{7}|>{7}|\|{7})(?: ?\w+)?")
 WIDGET_FAILED = re.compile(
     r"Error displaying widget|Loading widget\.\.\.|"
     r"Failed to (?:load|create) (?:model|view)",
@@ -107,6 +109,7 @@ _CELL_OUTPUTS_JS = """(sel) => {
     // legitimately show an explorer's repr
     text: texts(c, '.jp-OutputArea-output[data-mime-type="text/plain"]'),
     all: texts(c, '.jp-OutputArea-output').join('\\n'),
+    markdown: texts(c, '.jp-RenderedMarkdown').join('\\n'),
   }));
 }"""
 
@@ -245,6 +248,11 @@ def output_problems(page, cells: list[dict]) -> list[str]:
         for text in out["text"]:
             if WIDGET_AS_TEXT.search(text):
                 problems.append(f"{where}: a widget shown as text: {text.strip()[:120]!r}")
+        if CONFLICT.search(out["markdown"]):
+            problems.append(
+                f"{where}: a merge conflict marker in the text shown: "
+                f"{CONFLICT.search(out['markdown']).group(0)!r}"
+            )
         if WIDGET_FAILED.search(out["all"]):
             problems.append(
                 f"{where}: widget failed to render: {WIDGET_FAILED.search(out['all']).group(0)!r}"
@@ -489,7 +497,7 @@ def page_problems(page, cells: list[dict]) -> list[str]:
         for t in out["text"]
         if WIDGET_AS_TEXT.search(t)
     ]
-    for pattern in (VOILA_FAILED, WIDGET_FAILED):
+    for pattern in (VOILA_FAILED, WIDGET_FAILED, CONFLICT):
         if pattern.search(out["body"]):
             problems.append(f"the page says {pattern.search(out['body']).group(0)!r}")
     if out["code"]:

@@ -261,8 +261,8 @@ def test_detectors_on_a_broken_notebook(lab, lab_tab, lab_root):
     """One notebook, one kernel: a working stand-in explorer must pass (the harness
     works without the real notebooks), and each defect must be reported: sliders
     wired to nothing (a stand-in and attnlib's own explorer), a redraw that raises,
-    a widget shown as text, a console error, a request off this machine, a raising
-    cell. Dead pictures are waited for 2 s, not 5."""
+    a widget shown as text, a console error, a request off this machine, a merge
+    conflict left in the text, a raising cell. Dead pictures are waited for 2 s, not 5."""
     name = "_browser_tests/broken.ipynb"
     notebooks.fixture_broken(lab_root / name)
     problems, facts = run_notebook(lab_tab, lab, lab_root, name, timeout_ms=2000)
@@ -281,7 +281,9 @@ def test_detectors_on_a_broken_notebook(lab, lab_tab, lab_root):
         "browser console error": r"console\.error: deliberate console error for the detector",
         "request off this machine": r"a request off this machine \(blocked\): "
         r"https://example\.invalid/pixel\.png",
-        "error output": r"cell 9 .*error output:[\s\S]*ValueError: deliberate error",
+        "merge conflict marker": r"cell 9 .*a merge conflict marker in the text shown: "
+        r"'<<<<<<< local'",
+        "error output": r"cell 10 .*error output:[\s\S]*ValueError: deliberate error",
     }
     missed = [what for what, pattern in expected.items() if not re.search(pattern, text)]
     assert not missed, f"detectors missed {missed}; they reported:\n{text}"
