@@ -48,14 +48,24 @@ def run_notebook(
     cells = pages.read_cells(root / name)
     started = time.perf_counter()
     pages.open_notebook(page, server, name, len(cells), app=app)
+    opened = time.perf_counter()
     pages.run_all_from_menu(page)
     problems = pages.wait_until_run(page, cells)
-    facts = {"run_s": time.perf_counter() - started, "explorers": 0, "sliders": 0, "moves": 0}
+    facts = {
+        "open_s": opened - started,
+        "run_s": time.perf_counter() - opened,
+        "moves_s": 0.0,
+        "explorers": 0,
+        "sliders": 0,
+        "moves": 0,
+    }
     problems += pages.output_problems(page, cells)
     if not any(p.startswith(("not finished", "a dialog")) for p in problems):
         # Notebook 7 takes the arrow keys for its own cursor even on a focused slider
         # (they move to the next heading): there, sliders are dragged with the mouse
+        moving = time.perf_counter()
         found, counts = pages.check_explorers(page, timeout_ms=timeout_ms, drag=app == "notebook")
+        facts["moves_s"] = time.perf_counter() - moving
         problems += found + unmoved(name, counts["labels"])
         facts.update(counts)
         # a redraw that raises shows its traceback in the explorer, under the picture
@@ -85,8 +95,9 @@ def report(problems: list[str], title: str) -> str:
 
 def summary(front_end: str, name: str, facts: dict) -> str:
     return (
-        f"{front_end} {name}: {facts['total_s']:.1f} s; {facts['explorers']} explorer(s), "
-        f"{facts['sliders']} slider(s), {facts['moves']} moves"
+        f"{front_end} {name}: {facts['total_s']:.1f} s (open {facts['open_s']:.1f}, run "
+        f"{facts['run_s']:.1f}, sliders {facts['moves_s']:.1f}); {facts['explorers']} "
+        f"explorer(s), {facts['sliders']} slider(s), {facts['moves']} moves"
     )
 
 
