@@ -87,7 +87,8 @@ def fixture_broken(path: Path) -> Path:
             "    s.unobserve_all('value')\n"
             "dead",
             # ... and one whose redraw raises: it shows the traceback, keeps the old picture
-            "failing = attnlib.explorer(n=8)\nfailing._compute = lambda: 1 / 0\nfailing",
+            # (an instance attribute shadows the class's view function)
+            "failing = attnlib.explorer(n=8)\nfailing.view = lambda **values: 1 / 0\nfailing",
             # what a widget looks like when the front end cannot render it
             "from IPython.display import display\n"
             "display({'text/plain': 'IntSlider(value=4, description=\"d_k\", max=8, min=1)'},"
@@ -98,6 +99,9 @@ def fixture_broken(path: Path) -> Path:
             # a picture from the internet (the page must not ask anything off this machine)
             "from IPython.display import HTML\n"
             'display(HTML(\'<img src="https://example.invalid/pixel.png" alt="offline?">\'))',
+            # text with a merge conflict left in it
+            "from IPython.display import Markdown\n"
+            "display(Markdown('<<<<<<< local\\nold words\\n=======\\nnew words\\n>>>>>>> remote'))",
             "raise ValueError('deliberate error for the detector')",
         ],
     )

@@ -32,6 +32,8 @@ WIDGET_AS_TEXT = re.compile(
     r"|Checkbox|Tab|Accordion)\(",
     re.M,
 )
+# A merge conflict left in a notebook (git's or nbdime's markers), shown to the learner
+CONFLICT = re.compile(r"(?:<{7}|>{7}|\|{7})(?: ?\w+)?")
 WIDGET_FAILED = re.compile(
     r"Error displaying widget|Loading widget\.\.\.|"
     r"Failed to (?:load|create) (?:model|view)",
@@ -107,6 +109,7 @@ _CELL_OUTPUTS_JS = """(sel) => {
     // legitimately show an explorer's repr
     text: texts(c, '.jp-OutputArea-output[data-mime-type="text/plain"]'),
     all: texts(c, '.jp-OutputArea-output').join('\\n'),
+    markdown: texts(c, '.jp-RenderedMarkdown').join('\\n'),
   }));
 }"""
 
@@ -245,6 +248,11 @@ def output_problems(page, cells: list[dict]) -> list[str]:
         for text in out["text"]:
             if WIDGET_AS_TEXT.search(text):
                 problems.append(f"{where}: a widget shown as text: {text.strip()[:120]!r}")
+        if CONFLICT.search(out["markdown"]):
+            problems.append(
+                f"{where}: a merge conflict marker in the text shown: "
+                f"{CONFLICT.search(out['markdown']).group(0)!r}"
+            )
         if WIDGET_FAILED.search(out["all"]):
             problems.append(
                 f"{where}: widget failed to render: {WIDGET_FAILED.search(out['all']).group(0)!r}"
@@ -377,11 +385,24 @@ def move(page, i: int, k: int, key: str | None = None, timeout_ms: int = 5000, d
     return None, ms
 
 
+def steady_box(locator, timeout_s: float = 3) -> dict:
+    """The element's bounding box once it stops moving: cells scrolled into view get
+    laid out (content-visibility, windowed notebooks) and push the page about."""
+    box, deadline = locator.bounding_box(), time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        now = locator.bounding_box()
+        if now == box:
+            break
+        box = now
+    return box
+
+
 def _drag(page, handle, direction: int, span: float) -> None:
     """Drag a slider handle with the mouse, as a learner does, by about 1.5 steps."""
     # centred, so that no sticky toolbar covers the handle
     handle.evaluate("h => h.scrollIntoView({block: 'center'})")
-    box = handle.bounding_box()
+    box = steady_box(handle)
     track = handle.evaluate(
         "h => h.closest('.noUi-base, .ui-slider')?.getBoundingClientRect().width || 0"
     )
@@ -398,13 +419,16 @@ def check_explorers(
 ) -> tuple[list[str], dict]:
     """Move every slider of every explorer both ways (arrow keys, or the mouse with
     `drag`); each move must redraw in place within `timeout_ms`."""
-    problems, n_sliders, n_moves = [], 0, 0
+    problems, n_sliders, n_moves, labels = [], 0, 0, []
     count = mark_explorers(page)
     pictures = picture_count(page)
     for i in range(count):
+        # in view first: the labels of a cell not laid out yet read as ""
+        page.locator(f'[data-bt-explorer="{i}"]').evaluate("el => el.scrollIntoView()")
         before = page.evaluate(_PICTURES_JS, i)
         for k, s in enumerate(sliders(page, i)):
             n_sliders += 1
+            labels.append(s.label)
             first = "ArrowLeft" if s.value >= s.high else "ArrowRight"
             back = "ArrowRight" if first == "ArrowLeft" else "ArrowLeft"
             for key in (first, back):
@@ -428,7 +452,8 @@ def check_explorers(
             f"{picture_count(page)} after: pictures pile up instead of "
             f"being redrawn in place"
         )
-    return problems, {"explorers": count, "sliders": n_sliders, "moves": n_moves}
+    counts = {"explorers": count, "sliders": n_sliders, "moves": n_moves, "labels": labels}
+    return problems, counts
 
 
 def timing(latencies: list[float]) -> tuple[float, float]:
@@ -472,7 +497,7 @@ def page_problems(page, cells: list[dict]) -> list[str]:
         for t in out["text"]
         if WIDGET_AS_TEXT.search(t)
     ]
-    for pattern in (VOILA_FAILED, WIDGET_FAILED):
+    for pattern in (VOILA_FAILED, WIDGET_FAILED, CONFLICT):
         if pattern.search(out["body"]):
             problems.append(f"the page says {pattern.search(out['body']).group(0)!r}")
     if out["code"]:
@@ -487,3 +512,96 @@ def page_problems(page, cells: list[dict]) -> list[str]:
                 )
                 break
     return problems
+
+
+# --------------------------------------------------------------------------- a cell of an explorer
+
+_BREAKDOWN_JS = """(i) => {
+  const el = document.querySelector(`[data-bt-explorer="${i}"] .attnlib-explain`);
+  return el ? el.textContent : '';
+}"""
+
+_BREAKDOWN_HAS_JS = """([i, wanted]) => {
+  const el = document.querySelector(`[data-bt-explorer="${i}"] .attnlib-explain`);
+  return !!el && el.textContent.includes(wanted);
+}"""
+
+
+def explorer_text(page, i: int) -> str:
+    """All the text of explorer i (controls, readout, breakdown)."""
+    return page.locator(f'[data-bt-explorer="{i}"]').evaluate("el => el.textContent")
+
+
+def breakdown(page, i: int) -> str:
+    """The text of explorer i's breakdown of the selected cell ('' when none is shown)."""
+    return page.evaluate(_BREAKDOWN_JS, i)
+
+
+def click_pixel(page, i: int, pixel: tuple[float, float], timeout_ms: int = 5000):
+    """Click explorer i's picture at `pixel`, (x, y) in the PNG's own pixels (what
+    ``Explorer.cell_pixel`` gives), scaled to the size the picture is shown at.
+    Return (problem or None, ms from mouse-down to the new picture on screen)."""
+    picture = page.locator(f'[data-bt-explorer="{i}"] img.attnlib-clickable')
+    picture.evaluate("img => img.scrollIntoView({block: 'center'})")
+    box = steady_box(picture)
+    natural = picture.evaluate("img => img.naturalWidth")
+    s = box["width"] / natural
+    before = page.evaluate(_PICTURES_JS, i)
+    page.mouse.click(box["x"] + pixel[0] * s, box["y"] + pixel[1] * s)
+    try:
+        page.wait_for_function(_CHANGED_JS, arg=[i, before], timeout=timeout_ms)
+    except Exception:
+        return f"a click at {pixel} did not change the picture within {timeout_ms / 1000:g} s", None
+    return None, page.evaluate("() => window.__bt.loaded - window.__bt.keydown")
+
+
+def wait_for_breakdown(page, i: int, wanted: str, timeout_ms: int = 5000) -> str | None:
+    """None once explorer i's breakdown contains `wanted`; else the problem."""
+    try:
+        page.wait_for_function(_BREAKDOWN_HAS_JS, arg=[i, wanted], timeout=timeout_ms)
+    except Exception:
+        shown = breakdown(page, i)
+        return (
+            f"no breakdown with {wanted!r} within {timeout_ms / 1000:g} s; shown: {shown[:150]!r}"
+        )
+    return None
+
+
+def choose_cell(page, i: int, row: int, col: int) -> None:
+    """The keyboard route: choose (row, col) in explorer i's `query i` and `key j`
+    menus (option 0 is "none")."""
+    menus = page.locator(f'[data-bt-explorer="{i}"] .widget-dropdown select')
+    for k, index in enumerate((row, col)):
+        menus.nth(k).select_option(index=index + 1)
+
+
+def toggle(page, i: int, label: str, timeout_ms: int = 5000) -> str | None:
+    """Click explorer i's toggle button `label`; None if it is then active and the
+    picture changed, else the problem."""
+    button = page.locator(f'[data-bt-explorer="{i}"] .widget-toggle-buttons button').filter(
+        has_text=re.compile(rf"^\s*{re.escape(label)}\s*$")
+    )
+    if button.count() != 1:
+        return f"{button.count()} toggle button(s) {label!r}, one expected"
+    before = page.evaluate(_PICTURES_JS, i)
+    button.click()
+    try:
+        page.wait_for_function(_CHANGED_JS, arg=[i, before], timeout=timeout_ms)
+    except Exception:
+        return f"clicking {label!r} did not change the picture within {timeout_ms / 1000:g} s"
+    classes = button.get_attribute("class") or ""
+    if "mod-active" not in classes.split():
+        return f"the {label!r} button is not shown active after a click (class {classes!r})"
+    return None
+
+
+def slider_index(page, i: int, label: str) -> int | None:
+    return next((k for k, s in enumerate(sliders(page, i)) if s.label == label), None)
+
+
+def find_explorer(page, slider: str) -> int | None:
+    """The index of the first explorer with a slider labelled `slider`."""
+    for i in range(mark_explorers(page)):
+        if slider in [s.label for s in sliders(page, i)]:
+            return i
+    return None

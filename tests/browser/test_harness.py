@@ -122,3 +122,17 @@ def test_tab_reports_console_errors_and_requests_off_this_machine():
 )
 def test_only_this_machine_is_local(url, local):
     assert url.startswith(pages.LOCAL) is local
+
+
+@pytest.mark.parametrize(
+    ("text", "conflict"),
+    [
+        ("<<<<<<< local Look for: each row of weights", True),
+        ("the end. >>>>>>> remote", True),
+        ("||||||| base", True),
+        ("q_i << k_j, and 1 >> 0.5", False),
+        ("a table: |---|---|", False),
+    ],
+)
+def test_conflict_pattern(text, conflict):
+    assert bool(pages.CONFLICT.search(text)) is conflict

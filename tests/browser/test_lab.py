@@ -23,6 +23,19 @@ EXPLORER_CALL = re.compile(r"\b\w*explorer\(", re.I)
 # JupyterLab's question on first start; the project's settings (jupyter/lab) say no
 NEWS_PROMPT = re.compile(r"official Jupyter news", re.I)
 FRONT_END = {"lab": "JupyterLab", "notebook": "Notebook 7"}
+# Sliders that a notebook's explorers must show (and that check_explorers moves):
+# the learned explorer's step and example, the main explorer's heads.
+MUST_MOVE = {
+    "05_weighted_sum.ipynb": {"n", "d_k", "seed", "heads"},
+    "06_learned_attention.ipynb": {"step", "example"},
+    "07_next_steps.ipynb": {"n", "d_k", "seed", "heads"},
+    "classroom.ipynb": {"step", "example", "heads"},
+}
+
+
+def unmoved(name: str, labels: list[str]) -> list[str]:
+    missing = sorted(MUST_MOVE.get(name, set()) - set(labels))
+    return [f"no explorer slider {m!r} was moved (sliders: {labels})" for m in missing]
 
 
 def run_notebook(
@@ -35,15 +48,25 @@ def run_notebook(
     cells = pages.read_cells(root / name)
     started = time.perf_counter()
     pages.open_notebook(page, server, name, len(cells), app=app)
+    opened = time.perf_counter()
     pages.run_all_from_menu(page)
     problems = pages.wait_until_run(page, cells)
-    facts = {"run_s": time.perf_counter() - started, "explorers": 0, "sliders": 0, "moves": 0}
+    facts = {
+        "open_s": opened - started,
+        "run_s": time.perf_counter() - opened,
+        "moves_s": 0.0,
+        "explorers": 0,
+        "sliders": 0,
+        "moves": 0,
+    }
     problems += pages.output_problems(page, cells)
     if not any(p.startswith(("not finished", "a dialog")) for p in problems):
         # Notebook 7 takes the arrow keys for its own cursor even on a focused slider
         # (they move to the next heading): there, sliders are dragged with the mouse
+        moving = time.perf_counter()
         found, counts = pages.check_explorers(page, timeout_ms=timeout_ms, drag=app == "notebook")
-        problems += found
+        facts["moves_s"] = time.perf_counter() - moving
+        problems += found + unmoved(name, counts["labels"])
         facts.update(counts)
         # a redraw that raises shows its traceback in the explorer, under the picture
         problems += [
@@ -72,8 +95,9 @@ def report(problems: list[str], title: str) -> str:
 
 def summary(front_end: str, name: str, facts: dict) -> str:
     return (
-        f"{front_end} {name}: {facts['total_s']:.1f} s; {facts['explorers']} explorer(s), "
-        f"{facts['sliders']} slider(s), {facts['moves']} moves"
+        f"{front_end} {name}: {facts['total_s']:.1f} s (open {facts['open_s']:.1f}, run "
+        f"{facts['run_s']:.1f}, sliders {facts['moves_s']:.1f}); {facts['explorers']} "
+        f"explorer(s), {facts['sliders']} slider(s), {facts['moves']} moves"
     )
 
 
@@ -85,54 +109,157 @@ def test_notebook_in_lab(lab, lab_tab, lab_root, name, record_property):
 
 
 # What the keypress test asserts, printed beside the figure. Generous on purpose: a
-# loaded CI machine must not flake. The explorers aim much lower (issue 9: 80 ms).
+# loaded CI machine must not flake. The explorers aim much lower (issues 9, 10: a
+# median of 80 ms, with a cell selected).
 KEYPRESS_LIMIT_MS = 1000
+KEYPRESS_TARGET_MS = 80
+
+# The main explorer's notebook for the click, control and keypress checks: one
+# kernel, two explorers (small enough to show the numbers in its cells; n = 32).
+MAIN_EXPLORERS = {"small": dict(n=6, d_k=4, seed=0), "n32": dict(n=32)}
 
 
-def test_main_explorer_keypress_to_picture(lab, lab_tab, lab_root, record_property):
-    """attnlib.explorer at n = 32: time from keydown to the new picture on screen,
-    over 20 moves of its seed (or d_k) slider, after one warm-up move."""
-    name = "_browser_tests/main_explorer_n32.ipynb"
-    notebooks.write_notebook(lab_root / name, ["import attnlib\nattnlib.explorer(n=32)"])
+def check_cell_click(page, i: int, kwargs: dict, cell, panel: int) -> tuple[list[str], float]:
+    """Click `cell` (i, j) of `panel` in explorer `i` (made by ``attnlib.explorer(**kwargs)``;
+    its pixel is computed here, in the test process, by the same library); the breakdown
+    under the picture must name that query and key and show the cell's score, as drawn
+    in the cell. Returns (problems, ms from mouse-down to the new picture)."""
+    import attnlib
+    from attnlib.cell_values import format_value
+
+    row, col = cell
+    ex = attnlib.toy_example(**{k: v for k, v in kwargs.items() if k in ("n", "d_k", "seed")})
+    att = attnlib.self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
+    pixel = attnlib.explorer(**kwargs).cell_pixel(cell, panel)
+    problem, ms = pages.click_pixel(page, i, pixel)
+    if problem:
+        return [f"cell {cell} of panel {panel}: {problem}"], None
+    names = f"query i = {row} '{ex.tokens[row]}', key j = {col} '{ex.tokens[col]}'"
+    problem = pages.wait_for_breakdown(page, i, names)
+    if problem:
+        return [f"after a click on cell {cell} of panel {panel}: {problem}"], ms
+    return score_problems(pages.breakdown(page, i), att.scores, cell, format_value), ms
+
+
+def score_problems(text: str, scores, cell, format_value) -> list[str]:
+    """The breakdown's last line `score_ij = s`: s is the score (to the digits shown) and
+    rounds to the number drawn in the cell."""
+    row, col = cell
+    shown = re.findall(rf"score\s*{row},{col} = (-?\d+\.\d+)", text)
+    if not shown:
+        return [f"the breakdown of {cell} shows no 'score{row},{col} = ...': {text[:200]!r}"]
+    value, digits = float(shown[-1]), len(shown[-1].split(".")[1])
+    problems = []
+    if abs(value - scores[row, col]) > 0.6 * 10**-digits:
+        problems.append(
+            f"breakdown of {cell}: score {shown[-1]}, scores[{row}, {col}] = {scores[row, col]:.6f}"
+        )
+    if format_value(value) != format_value(scores[row, col]):
+        problems.append(
+            f"breakdown of {cell}: score {shown[-1]} but the cell shows "
+            f"{format_value(scores[row, col])}"
+        )
+    return problems
+
+
+def test_main_explorer_click_controls_and_keypress(lab, lab_tab, lab_root, record_property):
+    """attnlib.explorer in JupyterLab, by hand: click a cell of each heatmap and read the
+    breakdown; choose a cell in the query i / key j menus (the keyboard route); click
+    the mask's "causal"; move heads to 2. Then at n = 32, with a cell selected, time
+    keydown to the new picture on screen over 20 moves of seed, after one warm-up."""
+    import attnlib
+
+    name = "_browser_tests/main_explorer.ipynb"
+    notebooks.write_notebook(
+        lab_root / name,
+        [
+            "import attnlib\nfrom IPython.display import display",
+            *(
+                f"display(attnlib.explorer({', '.join(f'{k}={v}' for k, v in kw.items())}))"
+                for kw in MAIN_EXPLORERS.values()
+            ),
+        ],
+    )
     page = lab_tab.page
     cells = pages.read_cells(lab_root / name)
     pages.open_notebook(page, lab, name, len(cells))
     pages.run_all_from_menu(page)
     problems = pages.wait_until_run(page, cells) + pages.output_problems(page, cells)
-    assert not problems, report(problems, "attnlib.explorer(n=32)")
-    assert pages.mark_explorers(page) == 1, "attnlib.explorer(n=32) shows no explorer"
+    assert not problems, report(problems, "attnlib.explorer notebook")
+    assert pages.mark_explorers(page) == 2, "the notebook does not show two explorers"
+    small, big = 0, 1
 
-    sliders = pages.sliders(page, 0)
-    by_label = {s.label: k for k, s in enumerate(sliders)}
-    n = next((s for s in sliders if s.label.strip() == "n"), None)
-    assert n is None or n.value == 32, f"the n slider shows {n and n.value:g}, not 32"
-    target = next(
-        (k for lab_, k in by_label.items() if re.search(r"seed", lab_, re.I)),
-        next((k for lab_, k in by_label.items() if re.search(r"d.?k", lab_, re.I)), None),
+    # click a cell of the scores, then one of the weights
+    click_ms = []
+    for cell, panel in (((2, 4), 0), ((4, 1), 1)):
+        found, ms = check_cell_click(page, small, MAIN_EXPLORERS["small"], cell, panel)
+        problems += found
+        click_ms += [ms] if ms is not None else []
+    page.locator('[data-bt-explorer="0"]').screenshot(
+        path=artifact("lab-main-explorer-selected.png")
     )
-    assert target is not None, f"no seed or d_k slider among {list(by_label)}"
+    # the keyboard route
+    ex = attnlib.toy_example(**MAIN_EXPLORERS["small"])
+    pages.choose_cell(page, small, 3, 0)
+    problem = pages.wait_for_breakdown(page, small, f"query i = 3 '{ex.tokens[3]}', key j = 0")
+    problems += [f"the query i / key j menus: {problem}"] if problem else []
+    if not problem:
+        att = attnlib.self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
+        from attnlib.cell_values import format_value
 
-    explorer = page.locator('[data-bt-explorer="0"]')
+        problems += score_problems(pages.breakdown(page, small), att.scores, (3, 0), format_value)
+    # the mask and heads controls (issue 12)
+    problem = pages.toggle(page, small, "causal")
+    problems += [f"mask: {problem}"] if problem else []
+    if "scores blocked" not in pages.explorer_text(page, small):
+        problems.append("mask 'causal': the readout does not say 'scores blocked'")
+    heads = pages.slider_index(page, small, "heads")
+    if heads is None:
+        problems.append("no heads slider in attnlib.explorer()")
+    else:
+        problem, _ = pages.move(page, small, heads, "ArrowRight")
+        problems += [f"heads 1 -> 2: {problem}"] if problem else []
+        if "heads = 2" not in pages.explorer_text(page, small):
+            problems.append("heads 2: the readout does not say 'heads = 2'")
+    page.locator('[data-bt-explorer="0"]').screenshot(
+        path=artifact("lab-main-explorer-causal-2heads.png")
+    )
+
+    # n = 32 with a cell selected: keypress to picture
+    sliders = pages.sliders(page, big)
+    n = next((s for s in sliders if s.label == "n"), None)
+    assert n is not None and n.value == 32, f"the n slider shows {n and n.value:g}, not 32"
+    target = pages.slider_index(page, big, "seed")
+    assert target is not None, f"no seed slider among {[s.label for s in sliders]}"
+    pages.choose_cell(page, big, 20, 7)
+    problem = pages.wait_for_breakdown(page, big, "query i = 20")
+    assert problem is None, f"n = 32, choosing cell (20, 7): {problem}"
+    explorer = page.locator('[data-bt-explorer="1"]')
     explorer.scroll_into_view_if_needed()
     latencies = []
     for move in range(21):
-        problem, ms = pages.move(page, 0, target)
-        assert problem is None, f"move {move + 1} of {sliders[target].label!r}: {problem}"
+        problem, ms = pages.move(page, big, target)
+        assert problem is None, f"move {move + 1} of 'seed': {problem}"
         if move:  # the first move warms up caches and the websocket; not counted
             latencies.append(ms)
+    if "query i = 20" not in pages.breakdown(page, big):
+        problems.append("n = 32: the selection was lost while seed moved")
     median, p95 = pages.timing(latencies)
     explorer.screenshot(path=artifact("lab-main-explorer-n32.png"))
     page.screenshot(path=artifact("lab-main-explorer-n32-page.png"))
     record_property("keypress_to_picture_median_ms", round(median, 1))
     record_property("keypress_to_picture_p95_ms", round(p95, 1))
+    record_property("click_to_picture_ms", [round(ms) for ms in click_ms])
     record_property(
         "summary",
-        f"attnlib.explorer(n=32), {len(latencies)} moves of "
-        f"{sliders[target].label!r}: keypress-to-picture median "
-        f"{median:.0f} ms, p95 {p95:.0f} ms (asserted: median < {KEYPRESS_LIMIT_MS} ms)",
+        f"attnlib.explorer: clicks on 2 cells ({', '.join(f'{ms:.0f}' for ms in click_ms)} ms "
+        f"to the new picture), the menus, mask, heads; n = 32 with a cell selected, "
+        f"{len(latencies)} moves of seed: keypress-to-picture median {median:.0f} ms, "
+        f"p95 {p95:.0f} ms (target median <= {KEYPRESS_TARGET_MS} ms; asserted: "
+        f"< {KEYPRESS_LIMIT_MS} ms)",
     )
-    watched = lab_tab.problems()
-    assert not watched, report(watched, "browser console and requests")
+    problems += lab_tab.problems()
+    assert not problems, report(problems, "attnlib.explorer by hand")
     assert median < KEYPRESS_LIMIT_MS, (
         f"keypress-to-picture median {median:.0f} ms (p95 {p95:.0f} ms)"
     )
@@ -145,8 +272,8 @@ def test_detectors_on_a_broken_notebook(lab, lab_tab, lab_root):
     """One notebook, one kernel: a working stand-in explorer must pass (the harness
     works without the real notebooks), and each defect must be reported: sliders
     wired to nothing (a stand-in and attnlib's own explorer), a redraw that raises,
-    a widget shown as text, a console error, a request off this machine, a raising
-    cell. Dead pictures are waited for 2 s, not 5."""
+    a widget shown as text, a console error, a request off this machine, a merge
+    conflict left in the text, a raising cell. Dead pictures are waited for 2 s, not 5."""
     name = "_browser_tests/broken.ipynb"
     notebooks.fixture_broken(lab_root / name)
     problems, facts = run_notebook(lab_tab, lab, lab_root, name, timeout_ms=2000)
@@ -165,7 +292,9 @@ def test_detectors_on_a_broken_notebook(lab, lab_tab, lab_root):
         "browser console error": r"console\.error: deliberate console error for the detector",
         "request off this machine": r"a request off this machine \(blocked\): "
         r"https://example\.invalid/pixel\.png",
-        "error output": r"cell 9 .*error output:[\s\S]*ValueError: deliberate error",
+        "merge conflict marker": r"cell 9 .*a merge conflict marker in the text shown: "
+        r"'<<<<<<< local'",
+        "error output": r"cell 10 .*error output:[\s\S]*ValueError: deliberate error",
     }
     missed = [what for what, pattern in expected.items() if not re.search(pattern, text)]
     assert not missed, f"detectors missed {missed}; they reported:\n{text}"

@@ -11,7 +11,7 @@ import time
 
 from . import pages, servers
 from .conftest import artifact, open_tab
-from .test_lab import EXPLORER_CALL, report
+from .test_lab import EXPLORER_CALL, check_cell_click, report, unmoved
 
 CLASSROOM = "classroom.ipynb"  # what `make present` serves
 # Voilà's log lines that mean the page is not served as `make present` intends
@@ -45,7 +45,7 @@ def test_classroom_page_in_voila(new_context, tmp_path_factory, record_property)
         server.remember_children()
         problems = pages.page_problems(page, cells)
         found, counts = pages.check_explorers(page)
-        problems += found
+        problems += found + unmoved(name, counts["labels"])
         if counts["explorers"] < len(calls):
             problems.append(
                 f"{len(calls)} cell(s) call an explorer, the page shows {counts['explorers']}"
@@ -55,6 +55,8 @@ def test_classroom_page_in_voila(new_context, tmp_path_factory, record_property)
             for p in pages.page_problems(page, cells)
             if p not in problems
         ]
+        clicked, click_ms = click_a_cell(page)
+        problems += clicked
         problems += show_32_tokens(page, counts["explorers"])
         problems += tab.problems()
         shoot(page, stem, counts["explorers"])
@@ -67,11 +69,36 @@ def test_classroom_page_in_voila(new_context, tmp_path_factory, record_property)
             "summary",
             f"Voilà {name}: {time.perf_counter() - started:.1f} s; "
             f"{counts['explorers']} explorer(s), {counts['sliders']} slider(s), "
-            f"{counts['moves']} moves; screenshots test-artifacts/voila-{stem}-*.png",
+            f"{counts['moves']} moves; a click on a cell: "
+            f"{'no picture' if click_ms is None else f'{click_ms:.0f} ms'} to the new picture; "
+            f"screenshots test-artifacts/voila-{stem}-*.png",
         )
         assert not problems, report(problems, f"{name} in Voilà")
     finally:
         server.stop()
+
+
+# The classroom's main explorer: attnlib.explorer(**MAIN), large
+MAIN = dict(n=6, d_k=4, seed=0, size="large")
+
+
+def click_a_cell(page) -> tuple[list[str], float | None]:
+    """Click cell (2, 4) of the main explorer's scores, as a teacher would, and check the
+    breakdown; a screenshot shows the selection and the breakdown at 1080p."""
+    i = pages.find_explorer(page, "heads")
+    if i is None:
+        return ["no explorer with a heads slider (attnlib.explorer) on the page"], None
+    values = {s.label: s.value for s in pages.sliders(page, i)}
+    if any(values.get(k) != v for k, v in MAIN.items() if k != "size"):
+        return [f"the main explorer shows {values}, not {MAIN}"], None
+    problems, ms = check_cell_click(page, i, MAIN, (2, 4), 0)
+    page.evaluate(
+        'i => document.querySelector(`[data-bt-explorer="${i}"] img`)'
+        ".scrollIntoView({block: 'start'})",
+        i,
+    )
+    page.screenshot(path=artifact("voila-classroom-1080p-selected.png"))
+    return problems, ms
 
 
 def wait_for_widgets(page, explorers: int, timeout_s: float = 30) -> None:
