@@ -80,9 +80,13 @@ _LARGE_CSS = """<style>
 .attnlib-large .widget-html-content table { font-size: inherit; }
 .attnlib-large .widget-html-content :is(td, th) { padding: 2px 14px; }
 .attnlib-large .widget-dropdown select { font-size: 20px; height: 36px; }
+.attnlib-large .widget-toggle-button { font-size: 20px; height: 40px; width: auto; padding: 0 16px; }
 </style>"""
 _CLICKABLE_CSS = "<style>.attnlib-explorer .attnlib-clickable { cursor: crosshair; }</style>"
 NO_CELL = "none"  # the English label of "no cell selected" in the query i / key j menus
+#: The menus' value for "no cell": not None, which ipywidgets takes for "nothing chosen"
+#: and shows as an empty box instead of the "none" label.
+NO_CELL_VALUE = -1
 
 
 def event_pixel(event: dict, natural: tuple[int, int]) -> tuple[float, float] | None:
@@ -240,8 +244,8 @@ class Explorer(widgets.VBox):
         menus = []
         for label in (tr("query i"), tr("key j")):
             menu = widgets.Dropdown(
-                options=[(tr("none"), None)],
-                value=None,
+                options=[(tr("none"), NO_CELL_VALUE)],
+                value=NO_CELL_VALUE,
                 description=label,
                 layout=widgets.Layout(width="250px" if large else "180px"),
                 style={"description_width": "90px" if large else "55px"},
@@ -271,8 +275,8 @@ class Explorer(widgets.VBox):
             description=name,
             tooltip=tooltip(what),
             continuous_update=True,
-            layout=widgets.Layout(width="420px" if large else "300px"),
-            style={"description_width": "60px" if large else "40px"},
+            layout=widgets.Layout(width="460px" if large else "300px"),
+            style={"description_width": "100px" if large else "40px"},
         )
 
     @property
@@ -321,10 +325,10 @@ class Explorer(widgets.VBox):
                 ((self.query_i, panel.row_labels, rows), (self.key_j, panel.col_labels, cols))
             ):
                 names = [f"{m}: {labels[m]}" if labels else str(m) for m in range(count)]
-                options = ((tr("none"), None), *zip(names, range(count), strict=True))
+                options = ((tr("none"), NO_CELL_VALUE), *zip(names, range(count), strict=True))
                 if menu.options != options:
                     menu.options = options
-                value = None if self.selection is None else self.selection[k]
+                value = NO_CELL_VALUE if self.selection is None else self.selection[k]
                 if menu.value != value:
                     menu.value = value
         finally:
@@ -334,12 +338,12 @@ class Explorer(widgets.VBox):
         if self._syncing:
             return
         i, j = self.query_i.value, self.key_j.value
-        if change["new"] is None:  # "none" in either menu clears the selection
+        if change["new"] == NO_CELL_VALUE:  # "none" in either menu clears the selection
             cell = None
         else:  # a row without a column (or the reverse) starts on the diagonal
             rows, cols = self._selectable_panel().shape
-            i = min(j, rows - 1) if i is None else i
-            j = min(i, cols - 1) if j is None else j
+            i = min(j, rows - 1) if i == NO_CELL_VALUE else i
+            j = min(i, cols - 1) if j == NO_CELL_VALUE else j
             cell = (i, j)
         self._safely(self.select, cell)
 
@@ -442,7 +446,7 @@ class AttentionExplorer(Explorer):
             value=value,
             description="mask",
             tooltips=[tr("every query sees every key"), tr("query i sees keys 0 … i only")],
-            style={"description_width": "60px" if self.size == "large" else "40px"},
+            style={"description_width": "100px" if self.size == "large" else "40px"},
         )
 
     def __init__(self, *, heads: int = 1, mask: str = "none", **values):
@@ -542,8 +546,8 @@ class LearnedExplorer(Explorer):
             description="step",
             tooltip=tr("training step of the checkpoint"),
             continuous_update=True,
-            layout=widgets.Layout(width="420px" if large else "300px"),
-            style={"description_width": "60px" if large else "40px"},
+            layout=widgets.Layout(width="460px" if large else "300px"),
+            style={"description_width": "100px" if large else "40px"},
         )
 
     def view(self, *, step: int, example: int) -> views.View:

@@ -202,7 +202,8 @@ def test_moving_sliders_keeps_the_selection_updates_its_numbers_and_clamps_it():
 
 def test_the_menus_select_without_a_mouse_and_none_clears():
     e = attnlib.explorer(n=6)
-    assert (e.query_i.value, e.key_j.value, e.selection) == (None, None, None)
+    assert (e.query_i.value, e.key_j.value, e.selection) == (-1, -1, None)
+    assert e.query_i.label == e.key_j.label == NO_CELL  # shown, not an empty box
     assert "query i =" not in breakdown(e)
     e.query_i.value = 3  # a row alone starts on the diagonal
     assert e.selection == (3, 3) and e.key_j.value == 3
@@ -212,8 +213,8 @@ def test_the_menus_select_without_a_mouse_and_none_clears():
     assert e.canvas.heatmaps[1].selection == (3, 0)
     ipyevents_click(e, click_event(e, (1, 5), panel=1))  # a click moves the menus too
     assert (e.query_i.value, e.key_j.value) == (1, 5)
-    e.key_j.value = None
-    assert e.selection is None and e.query_i.value is None
+    e.key_j.value = -1  # "none"
+    assert e.selection is None and e.query_i.value == -1
     assert [h.selection for h in e.canvas.heatmaps] == [None, None]
     assert "query i =" not in breakdown(e)
 

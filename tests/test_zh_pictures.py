@@ -111,7 +111,7 @@ def test_explorer_controls_speak_chinese_but_keep_their_names_and_values(recwarn
     assert e.mask.options == (("无", "none"), ("因果掩码", "causal"))
     assert e.controls["n"].tooltip == "序列长度"
     assert (e.query_i.description, e.key_j.description) == ("查询 i", "键 j")
-    assert e.query_i.options[0] == ("无", None)
+    assert e.query_i.options[0] == ("无", -1) and e.query_i.label == "无"
     e.mask.value = "causal"
     e.heads.value = 2
     e.select((3, 1))
