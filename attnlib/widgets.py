@@ -80,7 +80,7 @@ _LARGE_CSS = """<style>
 .attnlib-large .widget-html-content table { font-size: inherit; }
 .attnlib-large .widget-html-content :is(td, th) { padding: 2px 14px; }
 .attnlib-large .widget-dropdown select { font-size: 20px; height: 36px; }
-.attnlib-large .widget-toggle-button { font-size: 20px; height: 40px; width: auto; padding: 0 16px; }
+.attnlib-large .widget-toggle-button { font-size: 20px; height: 40px; width: auto; padding: 0 1em; }
 </style>"""
 _CLICKABLE_CSS = "<style>.attnlib-explorer .attnlib-clickable { cursor: crosshair; }</style>"
 NO_CELL = "none"  # the English label of "no cell selected" in the query i / key j menus
