@@ -91,6 +91,7 @@ test-oldest: requirements/oldest.txt
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # One line per install step (pip itself stays quiet), with the time it took.
 WITH_TEST_TOOLS := .[notebook,test]

@@ -95,11 +95,13 @@ def as_positive_vector(name: str, values, length: int | None = None) -> np.ndarr
     """Return `values` as a 1-D float array of >= 2 positive finite numbers (log axes)."""
     array = np.asarray(values, dtype=float)
     if array.ndim != 1 or array.size < 2:
-        raise ValueError(f"{name} must be a 1-D sequence of at least 2 numbers, "
-                         f"got shape {array.shape}")
+        raise ValueError(
+            f"{name} must be a 1-D sequence of at least 2 numbers, got shape {array.shape}"
+        )
     if length is not None and array.size != length:
-        raise ValueError(f"{name} has {array.size} entries but ns has {length}: "
-                         "one measurement per n")
+        raise ValueError(
+            f"{name} has {array.size} entries but ns has {length}: one measurement per n"
+        )
     if not (np.isfinite(array).all() and (array > 0).all()):
         raise ValueError(f"{name} must hold positive finite numbers (log axes), got {array}")
     return array

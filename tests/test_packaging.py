@@ -73,15 +73,17 @@ def test_import_attnlib_stays_light():
         "attnlib.self_attention(*attnlib.toy_example()[1:])\n"
         "assert 'matplotlib' not in sys.modules\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "", f"import attnlib loaded {result.stdout.strip()}"
 
 
 def test_plotting_loads_when_first_used():
     code = "import sys, attnlib\nattnlib.plotting\nprint('matplotlib' in sys.modules)\n"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "True"
 
 
@@ -92,12 +94,15 @@ def test_unknown_attribute_is_an_attribute_error():
         attnlib.nonexistent  # noqa: B018
 
 
-def test_ruff_is_clean():
-    # ruff comes with the test extras, next to this interpreter
+@pytest.mark.parametrize("command", [["check"], ["format", "--check"]])
+def test_ruff_is_clean(command):
+    # ruff comes with the test extras, next to this interpreter; `ruff format` is
+    # enforced too, so that no diff is ever only a reformatting
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
     assert ruff, "ruff not found beside the interpreter: install the test extras (make test)"
-    result = subprocess.run([ruff, "check", "--quiet", str(ROOT)], capture_output=True,
-                            text=True)
+    result = subprocess.run(
+        [ruff, *command, "--quiet", str(ROOT)], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

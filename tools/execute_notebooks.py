@@ -47,8 +47,13 @@ def execute(path: Path) -> float:
     start = time.perf_counter()
     # kernel_name "python3" is the kernel of the interpreter running this
     # script (ipykernel's own spec), i.e. the project's .venv.
-    NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=False,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(
+        nb,
+        timeout=300,
+        kernel_name="python3",
+        store_widget_state=False,
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
     drop_widget_views(nb)
     nbformat.write(nb, path)
     return time.perf_counter() - start
