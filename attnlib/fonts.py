@@ -2,7 +2,7 @@
 
 matplotlib ships no Chinese font, and most Linux machines and CI images have
 none, so Chinese titles would come out as empty boxes. attnlib ships a subset of
-Noto Sans CJK SC (SIL Open Font License, ``fonts/OFL.txt``) holding exactly the
+Noto Sans CJK SC (SIL Open Font License, ``font_files/OFL.txt``) holding exactly the
 characters of its Chinese sentences, made by ``tools/make_cjk_font.py``.
 
 Figures are built inside :func:`figure_fonts`. In English it does nothing, so
@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: The subset and its licence, shipped as package data.
-FONT_FILE = Path(__file__).parent / "fonts" / "NotoSansSC-attnlib-subset.otf"
+FONT_FILE = Path(__file__).parent / "font_files" / "NotoSansSC-attnlib-subset.otf"
 LICENCE_FILE = FONT_FILE.with_name("OFL.txt")
 #: The subset's family name, different from the full font's so neither shadows the other.
 FAMILY = "Noto Sans SC attnlib subset"

@@ -67,7 +67,7 @@ def test_the_subset_holds_every_character_of_the_chinese_catalogue_that_dejavu_l
     missing = sorted(c for c in drawn if ord(c) not in cmap)
     assert not missing, (
         f"{fonts.FONT_FILE.name} lacks {''.join(missing)!r}, used in attnlib/locale_zh: "
-        f"regenerate it with `{RERUN}` and commit attnlib/fonts/"
+        f"regenerate it with `{RERUN}` and commit attnlib/font_files/"
     )
 
 
@@ -123,10 +123,16 @@ def test_english_figures_use_matplotlib_defaults(recwarn):
 def test_a_wheel_ships_the_font_and_its_licence():
     from pathlib import Path
 
-    import tomllib
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
 
     root = Path(attnlib.__file__).parent
     setup = tomllib.loads((root.parent / "pyproject.toml").read_text(encoding="utf-8"))
-    patterns = setup["tool"]["setuptools"]["package-data"]["attnlib"]
-    shipped = {p for pattern in patterns for p in root.glob(pattern)}
+    folder = fonts.FONT_FILE.parent
+    package = f"attnlib.{folder.name}"
+    assert package in setup["tool"]["setuptools"]["packages"]  # else a wheel leaves it out
+    patterns = setup["tool"]["setuptools"]["package-data"][package]
+    shipped = {p for pattern in patterns for p in folder.glob(pattern)}
     assert {fonts.FONT_FILE, fonts.LICENCE_FILE} <= shipped, patterns
