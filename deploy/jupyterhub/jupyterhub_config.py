@@ -68,7 +68,9 @@ c.Authenticator.admin_users = {
 }
 
 # ----------------------------------------------------------------- each student's server
-c.JupyterHub.spawner_class = "systemdspawner.SystemdSpawner"  # pip install jupyterhub-systemdspawner
+c.JupyterHub.spawner_class = (
+    "systemdspawner.SystemdSpawner"  # pip install jupyterhub-systemdspawner
+)
 c.SystemdSpawner.mem_limit = MEM_LIMIT
 c.SystemdSpawner.cpu_limit = CPU_LIMIT
 c.SystemdSpawner.isolate_tmp = True
@@ -78,6 +80,11 @@ c.SystemdSpawner.disable_user_sudo = True
 # The course's environment (this repository installed with `make lab`, or conda).
 user_env = Path(os.environ.get("ATTNLIB_USER_ENV", sys.prefix))
 c.Spawner.cmd = [str(user_env / "bin" / "jupyterhub-singleuser")]
+# server-config/: no Voila or language-server extension in students' servers (the
+# teacher's `make present` is not theirs; no language server is installed), and a
+# kernel idle for 20 minutes is stopped (a student who opens every notebook would
+# otherwise keep one kernel each).
+c.Spawner.environment = {"JUPYTER_CONFIG_PATH": str(Path(__file__).parent / "server-config")}
 c.Spawner.default_url = course_link()
 c.Spawner.start_timeout = 60  # measured: 20 servers at once are ready well within 30 s
 c.Spawner.http_timeout = 30

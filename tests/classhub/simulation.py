@@ -19,7 +19,6 @@ import contextlib
 import inspect
 import json
 import os
-import secrets
 import shutil
 import signal
 import socket
@@ -58,7 +57,7 @@ def explorer_png(explorer) -> bytes:
 # displayed (the first output with n, d_k and seed sliders), and a move that sets a
 # slider and waits until the picture's bytes change. The wait yields to the kernel's
 # event loop, so a redraw done later (debounced, in a task) is timed as well.
-KERNEL_CODE = '''
+KERNEL_CODE = """
 import asyncio as _class_asyncio, json as _class_json, time as _class_time
 {helper}
 _class_explorers = [v for v in Out.values() if all(hasattr(v, s) for s in ("n", "d_k", "seed"))]
@@ -78,7 +77,7 @@ async def _class_move(name, value, timeout=30.0):
         await _class_asyncio.sleep(0.001)
     return (_class_time.perf_counter() - start) * 1e3
 print(_class_json.dumps({{s: getattr(_class_explorer, s).value for s in ("n", "d_k", "seed")}}))
-'''
+"""
 
 LIMITS = {"n": (2, 32), "d_k": (1, 64), "seed": (0, 99)}
 
@@ -95,8 +94,7 @@ def summary(values: list[float]) -> dict:
         return {"n": 0, "median": float("nan"), "p95": float("nan"), "max": float("nan")}
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, max(0, -(-95 * len(ordered) // 100) - 1))]
-    return {"n": len(ordered), "median": statistics.median(ordered), "p95": p95,
-            "max": ordered[-1]}
+    return {"n": len(ordered), "median": statistics.median(ordered), "p95": p95, "max": ordered[-1]}
 
 
 # --------------------------------------------------------------------------- the hub
@@ -242,16 +240,24 @@ class Hub:
         return out
 
     def memory(self) -> dict[str, dict[str, float]]:
-        """username -> {'rss', 'uss', 'pss', 'processes'} of their server tree, in MB."""
+        """username -> memory of their server and kernels, in MB, and CPU seconds used.
+
+        'rss', 'uss' and 'pss' are summed over the user's processes; 'server_rss' and
+        'kernels_rss' split the RSS; 'cpu_s' is user + system time so far.
+        """
         out = {}
         for user, procs in self.servers().items():
-            total = {"rss": 0.0, "uss": 0.0, "pss": 0.0, "processes": 0}
-            for p in procs:
+            total = dict.fromkeys(("rss", "uss", "pss", "server_rss", "kernels_rss", "cpu_s"), 0.0)
+            total["processes"] = 0
+            for i, p in enumerate(procs):
                 with contextlib.suppress(psutil.Error):
                     info = p.memory_full_info()
+                    cpu = p.cpu_times()
                     total["rss"] += info.rss / 1e6
                     total["uss"] += info.uss / 1e6
                     total["pss"] += getattr(info, "pss", 0) / 1e6
+                    total["server_rss" if i == 0 else "kernels_rss"] += info.rss / 1e6
+                    total["cpu_s"] += cpu.user + cpu.system
                     total["processes"] += 1
             out[user] = total
         return out
@@ -287,7 +293,9 @@ class Hub:
 
 def make_course(repo: Path, target: Path) -> str:
     """A bare git repository holding the committed course (HEAD of `repo`) as main."""
-    subprocess.run(["git", "init", "--quiet", "--bare", "--initial-branch=main", str(target)], check=True)
+    subprocess.run(
+        ["git", "init", "--quiet", "--bare", "--initial-branch=main", str(target)], check=True
+    )
     subprocess.run(
         ["git", "-C", str(repo), "push", "--quiet", str(target), "HEAD:refs/heads/main"],
         check=True,
@@ -297,7 +305,9 @@ def make_course(repo: Path, target: Path) -> str:
 
 def update_course(course: Path, work: Path) -> str:
     """The teacher updates the course: a new file and a changed README. Returns the file."""
-    subprocess.run(["git", "clone", "--quiet", "--branch", "main", str(course), str(work)], check=True)
+    subprocess.run(
+        ["git", "clone", "--quiet", "--branch", "main", str(course), str(work)], check=True
+    )
     name = "notebooks/UPDATE_FROM_TEACHER.md"
     (work / name).write_text("The teacher added this after the first lesson.\n")
     with (work / "README.md").open("a") as f:
@@ -425,7 +435,9 @@ class Student:
         r = self.http.post(
             f"{self.hub.url}/hub/api/users/{self.name}/tokens",
             json={"note": "simulated class", "expires_in": 7200},
-            headers={"X-XSRFToken": next((c.value for c in self.http.cookies if c.name == "_xsrf"), "")},
+            headers={
+                "X-XSRFToken": next((c.value for c in self.http.cookies if c.name == "_xsrf"), "")
+            },
             timeout=30,
         )
         r.raise_for_status()
@@ -474,7 +486,7 @@ class Student:
         r = self.api("GET", f"/user/{self.name}/git-pull/api?{query}", timeout=300)
         r.raise_for_status()
         events = [
-            json.loads(line[len("data: "):])
+            json.loads(line[len("data: ") :])
             for line in r.text.splitlines()
             if line.startswith("data: ")
         ]
@@ -571,7 +583,9 @@ def chromium_path() -> str | None:
     return None
 
 
-def browser_student(hub: Hub, student: Student, k: int, start: threading.Barrier) -> dict:
+def browser_student(
+    hub: Hub, student: Student, k: int, start: threading.Barrier, think_s: float, rng
+) -> dict:
     """Log in through the hub's page in Chromium, land on the course link (the server
     starts and nbgitpuller pulls), Run All in JupyterLab, then move the explorer's
     d_k slider with the arrow keys K times; times each move until the picture changes.
@@ -619,11 +633,13 @@ def browser_student(hub: Hub, student: Student, k: int, start: threading.Barrier
                 before = page.evaluate(_IMG_SRC)
                 t = time.perf_counter()
                 page.keyboard.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
-                page.wait_for_function(
-                    f"() => {{ const s = ({_IMG_SRC})(); return s && s !== {json.dumps(before)}; }}",
-                    timeout=30_000,
+                changed = (
+                    f"() => {{ const s = ({_IMG_SRC})(); return s && s !== {json.dumps(before)}; }}"
                 )
+                page.wait_for_function(changed, timeout=30_000)
                 result["redraw_ms"].append((time.perf_counter() - t) * 1e3)
+                if think_s:
+                    time.sleep(rng.uniform(0.5, 1.5) * think_s)
             shot = hub.tmp / f"{student.name}.png"
             page.screenshot(path=str(shot))
             result["screenshot"] = str(shot)

@@ -3,7 +3,8 @@
 Deselected from `make test` (marker `hub`): it starts JupyterHub and N servers and
 takes minutes. Options, as environment variables (the Makefile passes them on):
 CLASS_N students, CLASS_K slider moves each, CLASS_BROWSERS of them in Chromium,
-CLASS_THINK seconds between a student's moves (0: as fast as the kernel answers),
+CLASS_THINK seconds between a student's moves, on average (default 1: press a key,
+look at the picture; 0: every student as fast as the kernel answers, a stress test),
 CLASS_TARGETS=0 to report the figures without failing on the speed/memory targets.
 """
 
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.hub
 N = int(os.environ.get("CLASS_N", "20"))
 K = int(os.environ.get("CLASS_K", "10"))
 BROWSERS = int(os.environ.get("CLASS_BROWSERS", "2"))
-THINK_S = float(os.environ.get("CLASS_THINK", "0"))
+THINK_S = float(os.environ.get("CLASS_THINK", "1"))
 TARGETS = os.environ.get("CLASS_TARGETS", "1") != "0"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "class"
 
@@ -91,7 +92,7 @@ def test_a_class_at_once(tmp_path):
             s.move_sliders(K, random.Random(index), THINK_S)
 
         def browser_student(s: sim.Student, index: int):
-            result = sim.browser_student(hub, s, K, start)
+            result = sim.browser_student(hub, s, K, start, THINK_S, random.Random(index))
             timings[s.name] = {"login_to_ready_s": result["login_to_lab_s"]}
             s.timings["browser"] = result
             r = s.login()  # a second login over HTTP, for the API checks below
@@ -205,7 +206,18 @@ def test_a_class_at_once(tmp_path):
     rest = [s for s in students if s.name not in in_browser]
     mem = list(memory_drawn.values())
     figures.update(
-        memory_drawn_mb={k: summary([m[k] for m in mem]) for k in ("rss", "uss", "pss")},
+        memory_drawn_mb={
+            k: summary([m[k] for m in mem])
+            for k in ("rss", "uss", "pss", "server_rss", "kernels_rss")
+        },
+        cpu_s_until_drawn=summary([m["cpu_s"] for m in mem]),
+        cpu_ms_per_move=summary(
+            [
+                (memory_after[u]["cpu_s"] - memory_drawn[u]["cpu_s"]) * 1e3 / K
+                for u in memory_drawn
+                if u in memory_after and u not in in_browser and K
+            ]
+        ),
         memory_after_moves_mb={
             k: summary([m[k] for m in memory_after.values()]) for k in ("rss", "uss", "pss")
         },
@@ -213,15 +225,27 @@ def test_a_class_at_once(tmp_path):
         start_s=summary([t["start_s"] for t in timings.values() if "start_s" in t]),
         login_to_ready_s=summary([t["login_to_ready_s"] for t in timings.values()]),
         restart_s=summary(list(restart.values())),
-        run_notebook_s=summary([t["run_notebook_s"] for t in timings.values() if "run_notebook_s" in t]),
+        run_notebook_s=summary(
+            [t["run_notebook_s"] for t in timings.values() if "run_notebook_s" in t]
+        ),
         redraw_kernel_ms=summary([x for s in rest for x in s.timings["redraw_ms"]]),
         redraw_round_trip_ms=summary([x for s in rest for x in s.timings["reply_ms"]]),
         redraw_browser_ms=summary(
-            [x for s in students if "browser" in s.timings for x in s.timings["browser"]["redraw_ms"]]
+            [
+                x
+                for s in students
+                if "browser" in s.timings
+                for x in s.timings["browser"]["redraw_ms"]
+            ]
         ),
         per_slider_kernel_ms={
             name: summary(
-                [t for s in rest for t, m in zip(s.timings["redraw_ms"], s.timings["moves"]) if m == name]
+                [
+                    t
+                    for s in rest
+                    for t, m in zip(s.timings["redraw_ms"], s.timings["moves"], strict=True)
+                    if m == name
+                ]
             )
             for name in ("d_k", "seed", "n")
         },
@@ -245,10 +269,14 @@ def test_a_class_at_once(tmp_path):
 
     assert not lost, f"saved work lost: {lost}"
     assert not leftovers, f"processes left running (killed now): {leftovers}"
-    browser_problems = [p for s in students for p in s.timings.get("browser", {}).get("problems", [])]
+    browser_problems = [
+        p for s in students for p in s.timings.get("browser", {}).get("problems", [])
+    ]
     assert not browser_problems, browser_problems
     assert all(len(s.timings["redraw_ms"]) == K for s in rest)
-    assert all(len(s.timings["browser"]["redraw_ms"]) == K for s in students if s.name in in_browser)
+    assert all(
+        len(s.timings["browser"]["redraw_ms"]) == K for s in students if s.name in in_browser
+    )
     if TARGETS:
         assert figures["login_to_ready_s"]["max"] <= READY_S, figures["login_to_ready_s"]
         assert figures["memory_drawn_mb"]["rss"]["max"] <= MEMORY_MB, figures["memory_drawn_mb"]
@@ -270,7 +298,11 @@ def print_figures(f: dict) -> None:
         line("memory per student, RSS (server + kernel)", f["memory_drawn_mb"]["rss"], "MB"),
         line("memory per student, USS (its own pages)", f["memory_drawn_mb"]["uss"], "MB"),
         line("memory per student, PSS (shared split)", f["memory_drawn_mb"]["pss"], "MB"),
+        line("  RSS of the server alone", f["memory_drawn_mb"]["server_rss"], "MB"),
+        line("  RSS of the kernel(s)", f["memory_drawn_mb"]["kernels_rss"], "MB"),
         line("  RSS after the slider moves", f["memory_after_moves_mb"]["rss"], "MB"),
+        line("CPU per student until the explorer is drawn", f["cpu_s_until_drawn"], "s"),
+        line("CPU per slider move (server + kernel)", f["cpu_ms_per_move"], "ms"),
         line("server start (API request -> ready)", f["start_s"], "s"),
         line("login -> server ready", f["login_to_ready_s"], "s"),
         line("server restart (stop, start)", f["restart_s"], "s"),
