@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import requests
 
 pytestmark = pytest.mark.hub
 
@@ -146,6 +147,12 @@ def test_a_class_at_once(tmp_path):
                 body = {"json": {"type": "file", "format": "text", "content": "x"}}
                 r = a.api(method, path, **(body if method == "PUT" else {}))
                 isolation.append((a.name, what, r.status_code))
+            # A's browser session (the hub's login cookie) asking for B's JupyterLab: the
+            # hub's OAuth step must refuse; and no credentials at all
+            r = a.http.get(f"{hub.url}/user/{b.name}/lab", timeout=60)
+            isolation.append((a.name, "B's JupyterLab with A's login cookie", r.status_code))
+            r = requests.get(f"{hub.url}/user/{b.name}/api/contents", timeout=60)
+            isolation.append((a.name, "B's files without a token", r.status_code))
             ws = hub.url.replace("http://", "ws://")
             try:
                 sim.Kernel(
@@ -253,6 +260,10 @@ def test_a_class_at_once(tmp_path):
         lost_saves=len(lost),
         isolation_checks=len(isolation),
         isolation_refused=sum(c[2] in (403, 404) for c in isolation),
+        isolation_by_check={
+            what: sorted({str(c[2]) for c in isolation if c[1] == what})
+            for what in dict.fromkeys(c[1] for c in isolation)
+        },
         wrong_passwords_refused=f"{sum(ok for *_, ok in refused)}/{len(refused)}",
         listening=listening,
         leftover_processes=leftovers,
@@ -317,6 +328,8 @@ def print_figures(f: dict) -> None:
         f"  errors {f['errors']}, lost saves {f['lost_saves']}, isolation refused "
         f"{f['isolation_refused']}/{f['isolation_checks']}, wrong passwords refused "
         f"{f['wrong_passwords_refused']}, leftover processes {len(f['leftover_processes'])}",
+        "  isolation, A's token against B's: "
+        + "; ".join(f"{what} {'/'.join(codes)}" for what, codes in f["isolation_by_check"].items()),
         f"  listening: {', '.join(f['listening'])}",
         "  load average (1, 5, 15 min): "
         + "; ".join(f"{k} {v[0]:.2f} {v[1]:.2f} {v[2]:.2f}" for k, v in load.items()),
