@@ -13,7 +13,8 @@ from traitlets.config import Config
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy" / "jupyterhub"
-SERVER_CONFIG = DEPLOY / "server-config" / "jupyter_server_config.d" / "attnlib-class.json"
+SERVER_CONFIG_DIR = DEPLOY / "server-config"
+SERVER_CONFIG = SERVER_CONFIG_DIR / "jupyter_server_config.d" / "attnlib-class.json"
 
 
 def load_hub_config(env: dict[str, str]) -> Config:
@@ -64,10 +65,14 @@ def test_culler_service_has_the_scopes_it_needs():
 def test_kubernetes_values_carry_the_same_server_settings():
     values = yaml.safe_load((DEPLOY / "z2jh-values.yaml").read_text())
     single = values["singleuser"]
-    (mounted,) = single["extraFiles"].values()
-    assert mounted["data"] == json.loads(SERVER_CONFIG.read_text())
     config_path = single["extraEnv"]["JUPYTER_CONFIG_PATH"]
-    assert mounted["mountPath"] == f"{config_path}/jupyter_server_config.d/{SERVER_CONFIG.name}"
+    mounted = {f["mountPath"]: f["data"] for f in single["extraFiles"].values()}
+    ours = {
+        f"{config_path}/{p.relative_to(SERVER_CONFIG_DIR)}": json.loads(p.read_text())
+        for p in SERVER_CONFIG_DIR.rglob("*.json")
+    }
+    assert len(ours) == 2
+    assert mounted == ours
     assert values["cull"]["enabled"] is True
 
 

@@ -83,7 +83,8 @@ c.Spawner.cmd = [str(user_env / "bin" / "jupyterhub-singleuser")]
 # server-config/: no Voila or language-server extension in students' servers (the
 # teacher's `make present` is not theirs; no language server is installed), and a
 # kernel idle for 20 minutes is stopped (a student who opens every notebook would
-# otherwise keep one kernel each).
+# otherwise keep one kernel each), and JupyterLab neither fetches news nor checks
+# for updates (no pop-up in class, no calls out from every student's server).
 c.Spawner.environment = {"JUPYTER_CONFIG_PATH": str(Path(__file__).parent / "server-config")}
 c.Spawner.default_url = course_link()
 c.Spawner.start_timeout = 60  # measured: 20 servers at once are ready well within 30 s
