@@ -592,7 +592,7 @@ def browser_student(
     """
     from playwright.sync_api import sync_playwright
 
-    result = {"name": student.name, "redraw_ms": [], "login_to_lab_s": None, "problems": []}
+    result = {"name": student.name, "redraw_ms": [], "problems": []}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
@@ -603,7 +603,10 @@ def browser_student(
             page.fill("#username_input", student.name)
             page.fill("#password_input", student.password)
             page.click("#login_submit")
-            # the spawn page, then the git-pull page, then JupyterLab with the first notebook
+            # the spawn page until the server is up, then the git-pull page on the
+            # student's server, then JupyterLab with the first notebook
+            page.wait_for_url(f"**/user/{student.name}/**", timeout=120_000)
+            result["login_to_server_s"] = time.perf_counter() - t0
             page.wait_for_url("**/lab/tree/**", timeout=120_000)
             page.wait_for_selector(".jp-NotebookPanel", timeout=120_000)
             result["login_to_lab_s"] = time.perf_counter() - t0
