@@ -296,7 +296,11 @@ def test_a_class_at_once(tmp_path):
     )
     if TARGETS:
         assert figures["login_to_ready_s"]["max"] <= READY_S, figures["login_to_ready_s"]
-        assert figures["memory_drawn_mb"]["rss"]["max"] <= MEMORY_MB, figures["memory_drawn_mb"]
+        # PSS: each process's own pages plus its share of the pages it shares (libraries,
+        # between a student's server and kernel and across students); summed over the
+        # class it is the memory the class takes. RSS counts shared pages in full in
+        # every process (reported, and used for the Kubernetes guarantee).
+        assert figures["memory_drawn_mb"]["pss"]["max"] <= MEMORY_MB, figures["memory_drawn_mb"]
         assert figures["redraw_kernel_ms"]["p95"] <= REDRAW_P95_MS, figures["redraw_kernel_ms"]
 
 
