@@ -464,7 +464,7 @@ class Student:
                 status = self.api("GET", f"/user/{self.name}/api/status")
                 if status.ok:
                     return time.perf_counter() - start
-            time.sleep(0.2)
+            time.sleep(0.5)  # a browser waiting on the spawn page asks about as often
         raise RuntimeError(f"{self.name}: server not ready in {timeout_s} s")
 
     def stop_server(self, timeout_s: float = 60) -> None:
@@ -475,7 +475,7 @@ class Student:
         while time.monotonic() < deadline:
             if not self.api("GET", f"/hub/api/users/{self.name}").json().get("servers"):
                 return
-            time.sleep(0.2)
+            time.sleep(0.5)
         raise RuntimeError(f"{self.name}: server still there {timeout_s} s after stop")
 
     # -- the course
