@@ -10,6 +10,7 @@ CLASS_TARGETS=0 to report the figures without failing on the speed/memory target
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -19,6 +20,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import psutil
 import pytest
 import requests
 
@@ -43,6 +45,7 @@ def test_a_class_at_once(tmp_path):
     browsers = min(BROWSERS, N)
     if browsers and not sim.chromium_path():
         pytest.fail("CLASS_BROWSERS > 0 needs Chromium (/usr/bin/chromium or ATTNLIB_CHROMIUM)")
+    mine_before = {p.pid for p in psutil.Process().children(recursive=True)}
     names = [f"student{i:02d}" for i in range(1, N + 1)]
     passwords = {name: secrets.token_urlsafe(12) for name in names}
     course = tmp_path / "course.git"
@@ -209,6 +212,12 @@ def test_a_class_at_once(tmp_path):
             list(pool.map(lambda s: s.stop_server(), students))
         hub_log = hub.tail(400)
     leftovers = hub.leftovers()
+    # and nothing of this test's own (Playwright's driver, Chromium, git)
+    for p in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if p.pid not in mine_before and p.status() != psutil.STATUS_ZOMBIE:
+                leftovers.append(f"pid {p.pid}: {' '.join(p.cmdline())[:120]}")
+                p.kill()
 
     # -- figures ---------------------------------------------------------------------
     from .simulation import summary
