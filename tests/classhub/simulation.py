@@ -335,7 +335,7 @@ class Kernel:
         )
         self.session = uuid.uuid4().hex
 
-    def execute(self, code: str, timeout_s: float = 300) -> dict:
+    def execute(self, code: str, timeout_s: float = 300, store_history: bool = True) -> dict:
         """Run `code`; returns {'stdout', 'reply_s'}; raises KernelError on an error."""
         msg_id = uuid.uuid4().hex
         self.ws.send(
@@ -354,7 +354,7 @@ class Kernel:
                     "content": {
                         "code": code,
                         "silent": False,
-                        "store_history": True,
+                        "store_history": store_history,
                         "user_expressions": {},
                         "allow_stdin": False,
                         "stop_on_error": False,
@@ -546,7 +546,11 @@ class Student:
             now = self.values[name]
             step = rng.choice((-1, 1))
             value = now + step if low <= now + step <= high else now - step
-            out = self.kernel.execute(f"print(await _class_move({name!r}, {value}))")
+            # not stored in the history: a slider move from the browser is a widget
+            # message, which writes nothing to IPython's history database either
+            out = self.kernel.execute(
+                f"print(await _class_move({name!r}, {value}))", store_history=False
+            )
             self.values[name] = value
             self.timings["redraw_ms"].append(float(out["stdout"].strip()))
             self.timings["reply_ms"].append(out["reply_s"] * 1e3)
