@@ -87,7 +87,8 @@ c.Spawner.cmd = [str(user_env / "bin" / "jupyterhub-singleuser")]
 # for updates (no pop-up in class, no calls out from every student's server).
 c.Spawner.environment = {"JUPYTER_CONFIG_PATH": str(Path(__file__).parent / "server-config")}
 c.Spawner.default_url = course_link()
-c.Spawner.start_timeout = 60  # measured: 20 servers at once are ready well within 30 s
+# 20 servers starting at the same moment share the CPU: give each two minutes
+c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 30
 # 20 students at once were measured; more may log in together, spawn them in batches
 c.JupyterHub.concurrent_spawn_limit = 20

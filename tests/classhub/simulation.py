@@ -148,6 +148,7 @@ class Hub:
     course_repo: str
     port: int = field(default_factory=free_port)
     log: Path | None = None
+    keep_log: Path | None = None  # where to copy the hub's log when it stops
     proc: subprocess.Popen | None = None
     seen: dict[int, tuple[float, str]] = field(default_factory=dict)  # pid -> (created, name)
 
@@ -271,6 +272,9 @@ class Hub:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(10)
+        if self.keep_log and self.log and self.log.exists():
+            self.keep_log.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(self.log, self.keep_log)
 
     def leftovers(self, grace_s: float = 15) -> list[str]:
         """Processes seen under the hub that still run after it stopped (then killed)."""
@@ -450,7 +454,7 @@ class Student:
             method, f"{self.hub.url}{path}", headers=headers, timeout=kw.pop("timeout", 60), **kw
         )
 
-    def start_server(self, timeout_s: float = 120) -> float:
+    def start_server(self, timeout_s: float = 180) -> float:
         """Ask the hub for a server; seconds until it answers through the proxy."""
         start = time.perf_counter()
         r = self.api("POST", f"/hub/api/users/{self.name}/server")

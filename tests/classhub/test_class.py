@@ -54,7 +54,8 @@ def test_a_class_at_once(tmp_path):
     figures: dict = {"N": N, "K": K, "browsers": browsers, "think_s": THINK_S}
     load = {"before": os.getloadavg()}
 
-    with sim.Hub(tmp_path, passwords, course_url) as hub:
+    hub = sim.Hub(tmp_path, passwords, course_url, keep_log=ARTIFACTS / "jupyterhub.log")
+    with hub:
         students = [sim.Student(hub, name, passwords[name], course_url) for name in names]
         in_browser = set(names[:browsers])
 
@@ -210,7 +211,6 @@ def test_a_class_at_once(tmp_path):
                 lost.append(f"{s.name}: the teacher's update did not arrive")
         with ThreadPoolExecutor(max_workers=N) as pool:
             list(pool.map(lambda s: s.stop_server(), students))
-        hub_log = hub.tail(400)
     leftovers = hub.leftovers()
     # and nothing of this test's own (Playwright's driver, Chromium, git)
     for p in psutil.Process().children(recursive=True):
@@ -286,7 +286,6 @@ def test_a_class_at_once(tmp_path):
     )
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "figures.json").write_text(json.dumps(figures, indent=2, default=str))
-    (ARTIFACTS / "jupyterhub.log").write_text(hub_log)
     for s in students:
         shot = s.timings.get("browser", {}).get("screenshot")
         if shot and Path(shot).exists():
