@@ -89,7 +89,7 @@ c.Spawner.environment = {"JUPYTER_CONFIG_PATH": str(Path(__file__).parent / "ser
 c.Spawner.default_url = course_link()
 # 20 servers starting at the same moment share the CPU: give each two minutes
 c.Spawner.start_timeout = 120
-c.Spawner.http_timeout = 30
+c.Spawner.http_timeout = 90  # from process start to answering, same reason
 # 20 students at once were measured; more may log in together, spawn them in batches
 c.JupyterHub.concurrent_spawn_limit = 20
 
