@@ -27,8 +27,9 @@ c = get_config()  # noqa: F821 (JupyterHub's config loader provides it)
 
 # ----------------------------------------------------------------- measured limits
 # From the simulated class (make class, README "For a class"): a student's server
-# plus kernel holds about 0.2 GB after the main explorer is drawn; the limit leaves
-# room for a second notebook's kernel. A slider redraw is short bursts of CPU.
+# plus kernel holds 0.3 GB (RSS; 0.23 GB PSS) after notebook 05 and its explorer;
+# the limit leaves room for a second notebook's kernel. CPU comes in bursts (5 s to
+# start and run notebook 05, 80 ms per slider move): one core per student at most.
 MEM_LIMIT = "1G"
 CPU_LIMIT = 1.0
 IDLE_TIMEOUT_S = 3600  # stop a server after an hour without activity
