@@ -89,6 +89,28 @@ test-oldest: requirements/oldest.txt
 	    print('tested with numpy', numpy.__version__, 'matplotlib', matplotlib.__version__, \
 	          'ipywidgets', ipywidgets.__version__, 'pillow', PIL.__version__)"
 
+# The simulated class (tests/classhub, README "For a class"): JupyterHub on 127.0.0.1,
+# CLASS_N students log in, start a server, pull the course, run notebook 05 and move
+# the sliders CLASS_K times at once (CLASS_BROWSERS of them in Chromium), CLASS_THINK
+# seconds apart on average; prints the figures. Installs the "class" extra and the
+# npm configurable-http-proxy into deploy/jupyterhub/node_modules.
+CLASS_N ?= 20
+CLASS_K ?= 10
+CLASS_BROWSERS ?= 2
+CLASS_THINK ?= 1
+CLASS_ARGS ?=
+.PHONY: class
+class: $(VENV)/.installed-class deploy/jupyterhub/node_modules/.package-lock.json
+	CLASS_N=$(CLASS_N) CLASS_K=$(CLASS_K) CLASS_BROWSERS=$(CLASS_BROWSERS) \
+	    CLASS_THINK=$(CLASS_THINK) $(BIN)/python -m pytest -m hub -s tests/classhub $(CLASS_ARGS)
+
+$(VENV)/.installed-class: pyproject.toml $(VENV)/.created
+	$(BIN)/python -m pip install --quiet -e '.[notebook,test,class]'
+	touch $@
+
+deploy/jupyterhub/node_modules/.package-lock.json: deploy/jupyterhub/package.json deploy/jupyterhub/package-lock.json
+	npm ci --prefix deploy/jupyterhub --no-audit --no-fund
+
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -1,0 +1,659 @@
+"""A simulated class on one machine: JupyterHub, N students, their servers and kernels.
+
+The hub runs deploy/jupyterhub/jupyterhub_config.py with three test-only changes:
+it listens on 127.0.0.1 only, each student logs in with a password of their own
+(`ClassListAuthenticator`, defined in the generated config), and servers are local
+processes with a home in a temporary folder (SimpleLocalProcessSpawner). The proxy
+is the npm configurable-http-proxy from deploy/jupyterhub/node_modules.
+
+A student (`Student`) does over HTTP and the kernel's websocket what a learner's
+browser does: log in through the form, start a server, pull the course with the
+nbgitpuller link, open the main explorer's notebook, run it, move the sliders. The
+timings are taken on the kernel's side (`KERNEL_CODE`) and at the student's end.
+`BrowserStudent` does the same in Chromium, through the same hub.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import psutil
+import requests
+import websocket
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy" / "jupyterhub"
+CHP = DEPLOY / "node_modules" / ".bin" / "configurable-http-proxy"
+COURSE_DIR = "attnlib-course"
+NOTEBOOK = f"{COURSE_DIR}/notebooks/05_weighted_sum.ipynb"  # where the main explorer is
+
+
+def explorer_png(explorer) -> bytes:
+    """The PNG the explorer shows now: the one place that knows where the bytes live.
+
+    Runs in the student's kernel (its source is sent there). attnlib's explorers
+    keep the picture in an ``ipywidgets.Image`` at ``.image``; change this line if
+    that moves.
+    """
+    return bytes(explorer.image.value)
+
+
+# Sent to each kernel after the notebook has run: find the explorer the notebook
+# displayed (the first output with n, d_k and seed sliders), and a move that sets a
+# slider and waits until the picture's bytes change. The wait yields to the kernel's
+# event loop, so a redraw done later (debounced, in a task) is timed as well.
+KERNEL_CODE = """
+import asyncio as _class_asyncio, json as _class_json, time as _class_time
+{helper}
+_class_explorers = [v for v in Out.values() if all(hasattr(v, s) for s in ("n", "d_k", "seed"))]
+if not _class_explorers:
+    raise RuntimeError("the notebook displayed no explorer with n, d_k and seed sliders")
+_class_explorer = _class_explorers[0]
+
+
+async def _class_move(name, value, timeout=30.0):
+    slider = getattr(_class_explorer, name)
+    before = explorer_png(_class_explorer)
+    start = _class_time.perf_counter()
+    slider.value = value
+    while explorer_png(_class_explorer) == before:
+        if _class_time.perf_counter() - start > timeout:
+            raise TimeoutError(f"{{name}} = {{value}}: the picture did not change in {{timeout}} s")
+        await _class_asyncio.sleep(0.001)
+    return (_class_time.perf_counter() - start) * 1e3
+print(_class_json.dumps({{s: getattr(_class_explorer, s).value for s in ("n", "d_k", "seed")}}))
+"""
+
+LIMITS = {"n": (2, 32), "d_k": (1, 64), "seed": (0, 99)}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def summary(values: list[float]) -> dict:
+    """n, median, p95 (nearest rank) and max; NaN for an empty list."""
+    if not values:
+        return {"n": 0, "median": float("nan"), "p95": float("nan"), "max": float("nan")}
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, max(0, -(-95 * len(ordered) // 100) - 1))]
+    return {"n": len(ordered), "median": statistics.median(ordered), "p95": p95, "max": ordered[-1]}
+
+
+# --------------------------------------------------------------------------- the hub
+
+HUB_CONFIG = '''
+import hmac
+from traitlets import Dict
+from jupyterhub.auth import Authenticator
+
+load_subconfig({deploy_config!r})
+
+
+class ClassListAuthenticator(Authenticator):
+    """Test only: each student has a password of their own, given in the config."""
+
+    passwords = Dict(config=True)
+
+    async def authenticate(self, handler, data):
+        expected = self.passwords.get(data.get("username", ""))
+        if expected and hmac.compare_digest(expected, data.get("password", "")):
+            return data["username"]
+        return None
+
+
+c.JupyterHub.bind_url = "http://127.0.0.1:{port}"
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = {hub_port}
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{api_port}"
+c.ConfigurableHTTPProxy.command = [{chp!r}]
+c.JupyterHub.db_url = "sqlite:///{tmp}/jupyterhub.sqlite"
+c.JupyterHub.cookie_secret_file = "{tmp}/cookie_secret"
+c.JupyterHub.pid_file = "{tmp}/jupyterhub.pid"
+c.JupyterHub.authenticator_class = ClassListAuthenticator
+c.ClassListAuthenticator.passwords = {passwords!r}
+c.Authenticator.allowed_users = set({passwords!r})
+c.Authenticator.admin_users = set()
+c.JupyterHub.spawner_class = "simple"
+c.SimpleLocalProcessSpawner.home_dir_template = "{tmp}/home/{{username}}"
+c.Spawner.ip = "127.0.0.1"
+c.Spawner.args = {spawner_args!r}
+c.JupyterHub.concurrent_spawn_limit = {n}
+'''
+
+
+@dataclass
+class Hub:
+    """JupyterHub in `tmp`, for `passwords` (username -> password); a context manager."""
+
+    tmp: Path
+    passwords: dict[str, str]
+    course_repo: str
+    port: int = field(default_factory=free_port)
+    log: Path | None = None
+    keep_log: Path | None = None  # where to copy the hub's log when it stops
+    proc: subprocess.Popen | None = None
+    seen: dict[int, tuple[float, str]] = field(default_factory=dict)  # pid -> (created, name)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> Hub:
+        if not CHP.exists():
+            raise RuntimeError(f"{CHP} is missing: run `make class` (npm install in {DEPLOY})")
+        (self.tmp / "home").mkdir(parents=True, exist_ok=True)
+        config = self.tmp / "jupyterhub_config.py"
+        config.write_text(
+            HUB_CONFIG.format(
+                deploy_config=str(DEPLOY / "jupyterhub_config.py"),
+                port=self.port,
+                hub_port=free_port(),
+                api_port=free_port(),
+                chp=str(CHP),
+                tmp=self.tmp,
+                passwords=self.passwords,
+                spawner_args=["--allow-root"] if os.geteuid() == 0 else [],
+                n=max(1, len(self.passwords)),
+            )
+        )
+        config.chmod(0o600)
+        env = dict(os.environ)
+        env.update(
+            ATTNLIB_COURSE_REPO=self.course_repo,
+            ATTNLIB_USER_ENV=sys.prefix,
+            PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+        )
+        self.log = self.tmp / "jupyterhub.log"
+        self.proc = subprocess.Popen(
+            [str(Path(sys.executable).parent / "jupyterhub"), "-f", str(config)],
+            cwd=self.tmp,
+            env=env,
+            stdout=self.log.open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"jupyterhub exited {self.proc.returncode}:\n{self.tail()}")
+            with contextlib.suppress(requests.RequestException):
+                if requests.get(f"{self.url}/hub/api/", timeout=2).ok:
+                    self.remember()
+                    return self
+            time.sleep(0.25)
+        self.__exit__(None, None, None)
+        raise RuntimeError(f"jupyterhub did not answer in 60 s:\n{self.tail()}")
+
+    def tail(self, lines: int = 40) -> str:
+        text = self.log.read_text(errors="replace") if self.log and self.log.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def tree(self) -> list[psutil.Process]:
+        """The hub and every process under it (proxy, culler, servers, kernels)."""
+        try:
+            hub = psutil.Process(self.proc.pid)
+            return [hub, *hub.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            return []
+
+    def remember(self) -> None:
+        """Note every process under the hub now, to check at the end that all are gone."""
+        for p in self.tree():
+            with contextlib.suppress(psutil.Error):
+                self.seen.setdefault(p.pid, (p.create_time(), " ".join(p.cmdline())[:120]))
+
+    def listening(self) -> list[str]:
+        """'ip:port' of every listening TCP socket of the hub's processes."""
+        pids = {p.pid for p in self.tree()}
+        return sorted(
+            f"{c.laddr.ip}:{c.laddr.port}"
+            for c in psutil.net_connections(kind="tcp")
+            if c.status == psutil.CONN_LISTEN and c.pid in pids
+        )
+
+    def servers(self) -> dict[str, list[psutil.Process]]:
+        """username -> [single-user server, its kernels...]."""
+        out = {}
+        for p in self.tree():
+            with contextlib.suppress(psutil.Error):
+                if any("jupyterhub-singleuser" in part for part in p.cmdline()[:2]):
+                    user = p.environ().get("JUPYTERHUB_USER")
+                    if user:
+                        out[user] = [p, *p.children(recursive=True)]
+        return out
+
+    def memory(self) -> dict[str, dict[str, float]]:
+        """username -> memory of their server and kernels, in MB, and CPU seconds used.
+
+        'rss', 'uss' and 'pss' are summed over the user's processes; 'server_rss' and
+        'kernels_rss' split the RSS; 'cpu_s' is user + system time so far.
+        """
+        out = {}
+        for user, procs in self.servers().items():
+            total = dict.fromkeys(("rss", "uss", "pss", "server_rss", "kernels_rss", "cpu_s"), 0.0)
+            total["processes"] = 0
+            for i, p in enumerate(procs):
+                with contextlib.suppress(psutil.Error):
+                    info = p.memory_full_info()
+                    cpu = p.cpu_times()
+                    total["rss"] += info.rss / 1e6
+                    total["uss"] += info.uss / 1e6
+                    total["pss"] += getattr(info, "pss", 0) / 1e6
+                    total["server_rss" if i == 0 else "kernels_rss"] += info.rss / 1e6
+                    total["cpu_s"] += cpu.user + cpu.system
+                    total["processes"] += 1
+            out[user] = total
+        return out
+
+    def __exit__(self, *exc) -> None:
+        self.remember()
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)  # the hub stops the servers and the proxy
+            try:
+                self.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+        if self.keep_log and self.log and self.log.exists():
+            self.keep_log.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(self.log, self.keep_log)
+
+    def leftovers(self, grace_s: float = 15) -> list[str]:
+        """Processes seen under the hub that still run after it stopped (then killed)."""
+        deadline = time.monotonic() + grace_s
+        while True:
+            alive = []
+            for pid, (created, cmd) in self.seen.items():
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    p = psutil.Process(pid)
+                    if p.create_time() == created and p.status() != psutil.STATUS_ZOMBIE:
+                        alive.append((p, cmd))
+            if not alive or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        for p, _ in alive:
+            with contextlib.suppress(psutil.Error):
+                p.kill()
+        return [f"pid {p.pid}: {cmd}" for p, cmd in alive]
+
+
+def make_course(repo: Path, target: Path) -> str:
+    """A bare git repository holding the committed course (HEAD of `repo`) as main."""
+    subprocess.run(
+        ["git", "init", "--quiet", "--bare", "--initial-branch=main", str(target)], check=True
+    )
+    subprocess.run(
+        ["git", "-C", str(repo), "push", "--quiet", str(target), "HEAD:refs/heads/main"],
+        check=True,
+    )
+    return f"file://{target}"
+
+
+def update_course(course: Path, work: Path) -> str:
+    """The teacher updates the course: a new file and a changed README. Returns the file."""
+    subprocess.run(
+        ["git", "clone", "--quiet", "--branch", "main", str(course), str(work)], check=True
+    )
+    name = "notebooks/UPDATE_FROM_TEACHER.md"
+    (work / name).write_text("The teacher added this after the first lesson.\n")
+    with (work / "README.md").open("a") as f:
+        f.write("\nUpdated for the second lesson.\n")
+    git = ["git", "-C", str(work), "-c", "user.name=teacher", "-c", "user.email=t@example.edu"]
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "--quiet", "-m", "second lesson"], check=True)
+    subprocess.run([*git, "push", "--quiet", "origin", "HEAD:main"], check=True)
+    return f"{COURSE_DIR}/{name}"
+
+
+# --------------------------------------------------------------------------- a student
+
+
+class KernelError(RuntimeError):
+    pass
+
+
+class Kernel:
+    """A kernel's websocket through the hub's proxy: execute code, collect its output."""
+
+    def __init__(self, ws_url: str, token: str):
+        self.ws = websocket.create_connection(
+            ws_url, header=[f"Authorization: token {token}"], timeout=300
+        )
+        self.session = uuid.uuid4().hex
+
+    def execute(self, code: str, timeout_s: float = 300, store_history: bool = True) -> dict:
+        """Run `code`; returns {'stdout', 'reply_s'}; raises KernelError on an error."""
+        msg_id = uuid.uuid4().hex
+        self.ws.send(
+            json.dumps(
+                {
+                    "header": {
+                        "msg_id": msg_id,
+                        "username": "student",
+                        "session": self.session,
+                        "msg_type": "execute_request",
+                        "version": "5.3",
+                        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    },
+                    "parent_header": {},
+                    "metadata": {},
+                    "content": {
+                        "code": code,
+                        "silent": False,
+                        "store_history": store_history,
+                        "user_expressions": {},
+                        "allow_stdin": False,
+                        "stop_on_error": False,
+                    },
+                    "channel": "shell",
+                    "buffers": [],
+                }
+            )
+        )
+        start = time.perf_counter()
+        stdout, error, reply, idle = [], None, None, False
+        deadline = time.monotonic() + timeout_s
+        while not (reply and idle):
+            if time.monotonic() > deadline:
+                raise KernelError(f"no reply in {timeout_s} s to {code[:60]!r}")
+            frame = self.ws.recv()
+            if isinstance(frame, bytes):  # a comm message with buffers (the new picture)
+                continue
+            msg = json.loads(frame)
+            if msg.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            kind, content = msg["msg_type"], msg["content"]
+            if kind == "stream" and content.get("name") == "stdout":
+                stdout.append(content["text"])
+            elif kind == "error":
+                error = f"{content['ename']}: {content['evalue']}"
+            elif kind == "status" and content["execution_state"] == "idle":
+                idle = True
+            elif kind == "execute_reply":
+                reply = content
+                if content["status"] != "ok" and not error:
+                    error = f"{content.get('ename')}: {content.get('evalue')}"
+        if error:
+            raise KernelError(f"{error} (in {code[:80]!r})")
+        return {"stdout": "".join(stdout), "reply_s": time.perf_counter() - start}
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ws.close()
+
+
+@dataclass
+class Student:
+    """One learner, over HTTP and the kernel websocket."""
+
+    hub: Hub
+    name: str
+    password: str
+    course_repo: str
+    http: requests.Session = field(default_factory=requests.Session)
+    token: str = ""
+    kernel: Kernel | None = None
+    kernel_id: str = ""
+    values: dict = field(default_factory=dict)  # the sliders' values in the kernel
+    timings: dict = field(default_factory=lambda: {"redraw_ms": [], "reply_ms": [], "moves": []})
+
+    # -- the hub
+
+    def login(self, password: str | None = None) -> requests.Response:
+        """The login form, as a browser posts it (with the _xsrf field)."""
+        http = requests.Session() if password is not None else self.http
+        page = http.get(f"{self.hub.url}/hub/login", timeout=30)
+        page.raise_for_status()
+        return http.post(
+            f"{self.hub.url}/hub/login",
+            data={
+                "username": self.name,
+                "password": self.password if password is None else password,
+                "_xsrf": http.cookies.get("_xsrf", ""),
+            },
+            allow_redirects=False,
+            timeout=60,
+        )
+
+    def get_token(self) -> None:
+        """An API token for this student, asked for with the login cookie (as the UI does)."""
+        self.http.get(f"{self.hub.url}/hub/token", timeout=30).raise_for_status()
+        r = self.http.post(
+            f"{self.hub.url}/hub/api/users/{self.name}/tokens",
+            json={"note": "simulated class", "expires_in": 7200},
+            headers={
+                "X-XSRFToken": next((c.value for c in self.http.cookies if c.name == "_xsrf"), "")
+            },
+            timeout=30,
+        )
+        r.raise_for_status()
+        self.token = r.json()["token"]
+
+    def api(self, method: str, path: str, token: str | None = None, **kw) -> requests.Response:
+        """A request to the hub or a server with this student's token (or another)."""
+        headers = {"Authorization": f"token {token or self.token}"}
+        return requests.request(
+            method, f"{self.hub.url}{path}", headers=headers, timeout=kw.pop("timeout", 60), **kw
+        )
+
+    def start_server(self, timeout_s: float = 180) -> float:
+        """Ask the hub for a server; seconds until it answers through the proxy."""
+        start = time.perf_counter()
+        r = self.api("POST", f"/hub/api/users/{self.name}/server")
+        if r.status_code not in (201, 202):
+            raise RuntimeError(f"{self.name}: start server -> {r.status_code} {r.text[:200]}")
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            model = self.api("GET", f"/hub/api/users/{self.name}").json()
+            server = model.get("servers", {}).get("")
+            if server and server.get("ready"):
+                status = self.api("GET", f"/user/{self.name}/api/status")
+                if status.ok:
+                    return time.perf_counter() - start
+            time.sleep(0.5)  # a browser waiting on the spawn page asks about as often
+        raise RuntimeError(f"{self.name}: server not ready in {timeout_s} s")
+
+    def stop_server(self, timeout_s: float = 60) -> None:
+        r = self.api("DELETE", f"/hub/api/users/{self.name}/server")
+        if r.status_code not in (202, 204):
+            raise RuntimeError(f"{self.name}: stop server -> {r.status_code} {r.text[:200]}")
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if not self.api("GET", f"/hub/api/users/{self.name}").json().get("servers"):
+                return
+            time.sleep(0.5)
+        raise RuntimeError(f"{self.name}: server still there {timeout_s} s after stop")
+
+    # -- the course
+
+    def pull_course(self) -> None:
+        """What the nbgitpuller link does: clone (or update, keeping edits) the course."""
+        query = f"repo={quote(self.course_repo, safe='')}&branch=main&targetpath={COURSE_DIR}"
+        r = self.api("GET", f"/user/{self.name}/git-pull/api?{query}", timeout=300)
+        r.raise_for_status()
+        events = [
+            json.loads(line[len("data: ") :])
+            for line in r.text.splitlines()
+            if line.startswith("data: ")
+        ]
+        phases = [e.get("phase") for e in events]
+        if "finished" not in phases:
+            bad = [e for e in events if e.get("phase") == "error"]
+            raise RuntimeError(f"{self.name}: git-pull did not finish: {bad[:1] or phases}")
+
+    def contents(self, path: str, token: str | None = None) -> requests.Response:
+        return self.api("GET", f"/user/{self.name}/api/contents/{path}", token=token)
+
+    def save(self, path: str, model: dict) -> None:
+        r = self.api("PUT", f"/user/{self.name}/api/contents/{path}", json=model)
+        r.raise_for_status()
+
+    # -- the notebook
+
+    def open_notebook(self) -> None:
+        r = self.api(
+            "POST",
+            f"/user/{self.name}/api/sessions",
+            json={"path": NOTEBOOK, "type": "notebook", "kernel": {"name": "python3"}},
+        )
+        r.raise_for_status()
+        self.kernel_id = r.json()["kernel"]["id"]
+        ws = self.hub.url.replace("http://", "ws://")
+        self.kernel = Kernel(
+            f"{ws}/user/{self.name}/api/kernels/{self.kernel_id}/channels", self.token
+        )
+
+    def run_notebook(self) -> float:
+        """Every code cell of the notebook, in order, as Run All does; seconds taken."""
+        r = self.contents(NOTEBOOK)
+        r.raise_for_status()
+        cells = [c for c in r.json()["content"]["cells"] if c["cell_type"] == "code"]
+        start = time.perf_counter()
+        for cell in cells:
+            source = "".join(cell["source"])
+            if not source.strip():
+                continue
+            try:
+                self.kernel.execute(source)
+            except KernelError:
+                # an error shown on purpose (nbval's tag, as in the stored notebook)
+                if "raises-exception" not in cell.get("metadata", {}).get("tags", []):
+                    raise
+        out = self.kernel.execute(KERNEL_CODE.format(helper=inspect.getsource(explorer_png)))
+        self.values = json.loads(out["stdout"].strip().splitlines()[-1])
+        return time.perf_counter() - start
+
+    def move_sliders(self, k: int, rng, think_s: float) -> None:
+        """K moves, as arrow keys do: one slider one step (n, d_k, seed in turn)."""
+        names = ["d_k", "seed", "n"]
+        for i in range(k):
+            name = names[i % len(names)]
+            low, high = LIMITS[name]
+            now = self.values[name]
+            step = rng.choice((-1, 1))
+            value = now + step if low <= now + step <= high else now - step
+            # not stored in the history: a slider move from the browser is a widget
+            # message, which writes nothing to IPython's history database either
+            out = self.kernel.execute(
+                f"print(await _class_move({name!r}, {value}))", store_history=False
+            )
+            self.values[name] = value
+            self.timings["redraw_ms"].append(float(out["stdout"].strip()))
+            self.timings["reply_ms"].append(out["reply_s"] * 1e3)
+            self.timings["moves"].append(name)
+            if think_s:
+                time.sleep(rng.uniform(0.5, 1.5) * think_s)
+
+    def close(self) -> None:
+        if self.kernel:
+            self.kernel.close()
+
+
+# --------------------------------------------------------------------------- Chromium
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+_IMG_SRC = """() => {
+  const box = Array.from(document.querySelectorAll('.attnlib-explorer'))[0];
+  const img = box && box.querySelector('img');
+  return img && img.complete && img.naturalWidth > 0 ? img.src : null;
+}"""
+
+
+def chromium_path() -> str | None:
+    for path in (os.environ.get("ATTNLIB_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if path and Path(path).exists():
+            return path
+    return None
+
+
+def browser_student(
+    hub: Hub, student: Student, k: int, start: threading.Barrier, think_s: float, rng
+) -> dict:
+    """Log in through the hub's page in Chromium, land on the course link (the server
+    starts and nbgitpuller pulls), Run All in JupyterLab, then move the explorer's
+    d_k slider with the arrow keys K times; times each move until the picture changes.
+    """
+    from playwright.sync_api import sync_playwright
+
+    result = {"name": student.name, "redraw_ms": [], "problems": []}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("pageerror", lambda e: result["problems"].append(f"uncaught: {e}"))
+            t0 = time.perf_counter()
+            page.goto(f"{hub.url}/hub/login", timeout=60_000)
+            page.fill("#username_input", student.name)
+            page.fill("#password_input", student.password)
+            page.click("#login_submit")
+            # the spawn page until the server is up, then the git-pull page on the
+            # student's server, then JupyterLab with the first notebook
+            page.wait_for_url(f"**/user/{student.name}/**", timeout=120_000)
+            result["login_to_server_s"] = time.perf_counter() - t0
+            page.wait_for_url("**/lab/tree/**", timeout=120_000)
+            page.wait_for_selector(".jp-NotebookPanel", timeout=120_000)
+            result["login_to_lab_s"] = time.perf_counter() - t0
+            page.goto(f"{hub.url}/user/{student.name}/lab/tree/{NOTEBOOK}?reset", timeout=60_000)
+            page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
+            page.wait_for_function(
+                """() => { const i = document.querySelector(
+                     '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
+                   return i && i.dataset.status === 'idle'; }""",
+                timeout=120_000,
+            )
+            for _ in range(3):  # just after opening, the command may not reach the notebook
+                page.locator(".lm-MenuBar").get_by_role("menuitem", name="Run", exact=True).click()
+                page.locator(".lm-Menu").get_by_role(
+                    "menuitem", name="Run All Cells", exact=True
+                ).click()
+                with contextlib.suppress(Exception):
+                    page.wait_for_function(_IMG_SRC, timeout=20_000)
+                    break
+            else:
+                page.wait_for_function(_IMG_SRC, timeout=120_000)
+            start.wait(timeout=600)
+            handle = page.locator(".attnlib-explorer").first.locator(".noUi-handle").nth(1)
+            handle.scroll_into_view_if_needed()
+            handle.click()
+            for i in range(k):
+                before = page.evaluate(_IMG_SRC)
+                t = time.perf_counter()
+                page.keyboard.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
+                changed = (
+                    f"() => {{ const s = ({_IMG_SRC})(); return s && s !== {json.dumps(before)}; }}"
+                )
+                page.wait_for_function(changed, timeout=30_000)
+                result["redraw_ms"].append((time.perf_counter() - t) * 1e3)
+                if think_s:
+                    time.sleep(rng.uniform(0.5, 1.5) * think_s)
+            shot = hub.tmp / f"{student.name}.png"
+            page.screenshot(path=str(shot))
+            result["screenshot"] = str(shot)
+        finally:
+            browser.close()
+    return result

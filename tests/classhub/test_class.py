@@ -1,0 +1,358 @@
+"""A whole class at once on this machine: `make class` (N=20 students, K=10 slider moves).
+
+Deselected from `make test` (marker `hub`): it starts JupyterHub and N servers and
+takes minutes. Options, as environment variables (the Makefile passes them on):
+CLASS_N students, CLASS_K slider moves each, CLASS_BROWSERS of them in Chromium,
+CLASS_THINK seconds between a student's moves, on average (default 1: press a key,
+look at the picture; 0: every student as fast as the kernel answers, a stress test),
+CLASS_TARGETS=0 to report the figures without failing on the speed/memory targets.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import secrets
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import psutil
+import pytest
+import requests
+
+pytestmark = pytest.mark.hub
+
+N = int(os.environ.get("CLASS_N", "20"))
+K = int(os.environ.get("CLASS_K", "10"))
+BROWSERS = int(os.environ.get("CLASS_BROWSERS", "2"))
+THINK_S = float(os.environ.get("CLASS_THINK", "1"))
+TARGETS = os.environ.get("CLASS_TARGETS", "1") != "0"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "class"
+
+# The issue's targets, for 20 students at once on a 2-core machine.
+MEMORY_MB = 250
+REDRAW_P95_MS = 500
+READY_S = 30
+
+
+def test_a_class_at_once(tmp_path):
+    from . import simulation as sim
+
+    browsers = min(BROWSERS, N)
+    if browsers and not sim.chromium_path():
+        pytest.fail("CLASS_BROWSERS > 0 needs Chromium (/usr/bin/chromium or ATTNLIB_CHROMIUM)")
+    mine_before = {p.pid for p in psutil.Process().children(recursive=True)}
+    names = [f"student{i:02d}" for i in range(1, N + 1)]
+    passwords = {name: secrets.token_urlsafe(12) for name in names}
+    course = tmp_path / "course.git"
+    course_url = sim.make_course(sim.ROOT, course)
+    errors: list[str] = []
+    figures: dict = {"N": N, "K": K, "browsers": browsers, "think_s": THINK_S}
+    load = {"before": os.getloadavg()}
+
+    hub = sim.Hub(tmp_path, passwords, course_url, keep_log=ARTIFACTS / "jupyterhub.log")
+    with hub:
+        students = [sim.Student(hub, name, passwords[name], course_url) for name in names]
+        in_browser = set(names[:browsers])
+
+        # -- no one let in: wrong passwords -------------------------------------------
+        refused = []
+        for tried, password in (
+            ("wrong password", "not-" + passwords[names[0]]),
+            ("another student's password", passwords[names[-1]] if N > 1 else "x" * 16),
+            ("empty password", ""),
+        ):
+            r = students[0].login(password=password)
+            got_in = r.status_code in (301, 302) or "jupyterhub-session-id" in r.cookies
+            refused.append((tried, r.status_code, not got_in))
+        assert all(ok for *_, ok in refused), f"a wrong password let a student in: {refused}"
+        assert all(code == 403 for _, code, _ in refused), refused
+
+        # -- the class: log in, start, pull, run, then everyone moves sliders at once ---
+        memory_drawn: dict = {}
+
+        def measure():
+            hub.remember()
+            memory_drawn.update(hub.memory())
+            load["drawn"] = os.getloadavg()
+
+        start = threading.Barrier(N, action=measure)
+        timings = {}
+
+        def rest_student(s: sim.Student, index: int):
+            t0 = time.perf_counter()
+            r = s.login()
+            assert r.status_code == 302, f"login -> {r.status_code}"
+            s.get_token()
+            ready = s.start_server()
+            timings[s.name] = {"start_s": ready, "login_to_ready_s": time.perf_counter() - t0}
+            s.pull_course()
+            s.open_notebook()
+            timings[s.name]["run_notebook_s"] = s.run_notebook()
+            start.wait(timeout=900)
+            s.move_sliders(K, random.Random(index), THINK_S)
+
+        def browser_student(s: sim.Student, index: int):
+            result = sim.browser_student(hub, s, K, start, THINK_S, random.Random(index))
+            timings[s.name] = {
+                "login_to_ready_s": result["login_to_server_s"],
+                "login_to_lab_s": result["login_to_lab_s"],
+            }
+            s.timings["browser"] = result
+            r = s.login()  # a second login over HTTP, for the API checks below
+            assert r.status_code == 302, f"login -> {r.status_code}"
+            s.get_token()
+
+        def run(s: sim.Student, index: int):
+            try:
+                (browser_student if s.name in in_browser else rest_student)(s, index)
+            except Exception as exc:  # counted, and the barrier released for the others
+                errors.append(f"{s.name}: {type(exc).__name__}: {exc}")
+                start.abort()
+
+        t_class = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=N) as pool:
+            list(pool.map(run, students, range(N)))
+        figures["class_wall_s"] = time.perf_counter() - t_class
+        load["after_moves"] = os.getloadavg()
+        memory_after = hub.memory()
+        hub.remember()
+        for s in students:
+            s.close()
+        assert not errors, "students failed:\n" + "\n".join(errors[:10])
+
+        # -- the hub listens on loopback only -----------------------------------------
+        listening = hub.listening()
+        assert listening and all(a.startswith(("127.", "[::1]", "::1")) for a in listening), (
+            listening
+        )
+
+        # -- no one let in: A's token against B's server, files, kernels ----------------
+        isolation = []
+        for i, a in enumerate(students):
+            b = students[(i + 1) % N] if N > 1 else None
+            if b is None:
+                break
+            b_kernels = b.api("GET", f"/user/{b.name}/api/kernels").json()
+            checks = {
+                "B's file list": ("GET", f"/user/{b.name}/api/contents/{sim.COURSE_DIR}"),
+                "B's notebook": ("GET", f"/user/{b.name}/api/contents/{sim.NOTEBOOK}"),
+                "write B's file": ("PUT", f"/user/{b.name}/api/contents/stolen.txt"),
+                "B's kernels": ("GET", f"/user/{b.name}/api/kernels"),
+                "B's kernel": ("GET", f"/user/{b.name}/api/kernels/{b_kernels[0]['id']}"),
+                "B's sessions": ("GET", f"/user/{b.name}/api/sessions"),
+                "B's user model": ("GET", f"/hub/api/users/{b.name}"),
+                "B's server start": ("POST", f"/hub/api/users/{b.name}/server"),
+                "B's server stop": ("DELETE", f"/hub/api/users/{b.name}/server"),
+                "a token for B": ("POST", f"/hub/api/users/{b.name}/tokens"),
+            }
+            for what, (method, path) in checks.items():
+                body = {"json": {"type": "file", "format": "text", "content": "x"}}
+                r = a.api(method, path, **(body if method == "PUT" else {}))
+                isolation.append((a.name, what, r.status_code))
+            # A's browser session (the hub's login cookie) asking for B's JupyterLab: the
+            # hub's OAuth step must refuse; and no credentials at all
+            r = a.http.get(f"{hub.url}/user/{b.name}/lab", timeout=60)
+            isolation.append((a.name, "B's JupyterLab with A's login cookie", r.status_code))
+            r = requests.get(f"{hub.url}/user/{b.name}/api/contents", timeout=60)
+            isolation.append((a.name, "B's files without a token", r.status_code))
+            ws = hub.url.replace("http://", "ws://")
+            try:
+                sim.Kernel(
+                    f"{ws}/user/{b.name}/api/kernels/{b_kernels[0]['id']}/channels", a.token
+                ).close()
+                isolation.append((a.name, "B's kernel websocket", 101))
+            except Exception as exc:
+                code = getattr(exc, "status_code", None)
+                isolation.append((a.name, "B's kernel websocket", code or repr(exc)))
+        let_in = [c for c in isolation if c[2] not in (403, 404)]
+        assert not let_in, f"a student's token reached another's server: {let_in[:5]}"
+
+        # -- nothing lost: save, stop, teacher updates the course, start, pull again ----
+        saved = {}
+        for s in students:
+            r = s.contents(sim.NOTEBOOK)
+            r.raise_for_status()
+            model = r.json()
+            mark = f"{s.name}'s own note {secrets.token_hex(4)}"
+            model["content"]["cells"].append(
+                {"cell_type": "markdown", "metadata": {}, "source": mark, "id": "student-note"}
+            )
+            s.save(sim.NOTEBOOK, {"type": "notebook", "content": model["content"]})
+            notes = f"notes of {s.name}: {secrets.token_hex(8)}\n"
+            s.save("my_notes.txt", {"type": "file", "format": "text", "content": notes})
+            saved[s.name] = (mark, notes)
+        with ThreadPoolExecutor(max_workers=N) as pool:
+            list(pool.map(lambda s: s.stop_server(), students))
+        teacher_file = sim.update_course(course, tmp_path / "teacher")
+        restart = {}
+
+        def come_back(s: sim.Student):
+            restart[s.name] = s.start_server()
+            s.pull_course()
+
+        with ThreadPoolExecutor(max_workers=N) as pool:
+            list(pool.map(come_back, students))
+        hub.remember()
+        lost = []
+        for s in students:
+            mark, notes = saved[s.name]
+            nb = s.contents(sim.NOTEBOOK).json()["content"]
+            if not any(mark in "".join(c["source"]) for c in nb["cells"]):
+                lost.append(f"{s.name}: the edit to {sim.NOTEBOOK}")
+            r = s.contents("my_notes.txt")
+            if not r.ok or r.json()["content"] != notes:
+                lost.append(f"{s.name}: my_notes.txt")
+            if not s.contents(teacher_file).ok:
+                lost.append(f"{s.name}: the teacher's update did not arrive")
+        with ThreadPoolExecutor(max_workers=N) as pool:
+            list(pool.map(lambda s: s.stop_server(), students))
+    leftovers = hub.leftovers()
+    # and nothing of this test's own (Playwright's driver, Chromium, git)
+    for p in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if p.pid not in mine_before and p.status() != psutil.STATUS_ZOMBIE:
+                leftovers.append(f"pid {p.pid}: {' '.join(p.cmdline())[:120]}")
+                p.kill()
+
+    # -- figures ---------------------------------------------------------------------
+    from .simulation import summary
+
+    rest = [s for s in students if s.name not in in_browser]
+    mem = list(memory_drawn.values())
+    figures.update(
+        memory_drawn_mb={
+            k: summary([m[k] for m in mem])
+            for k in ("rss", "uss", "pss", "server_rss", "kernels_rss")
+        },
+        cpu_s_until_drawn=summary([m["cpu_s"] for m in mem]),
+        cpu_ms_per_move=summary(
+            [
+                (memory_after[u]["cpu_s"] - memory_drawn[u]["cpu_s"]) * 1e3 / K
+                for u in memory_drawn
+                if u in memory_after and u not in in_browser and K
+            ]
+        ),
+        memory_after_moves_mb={
+            k: summary([m[k] for m in memory_after.values()]) for k in ("rss", "uss", "pss")
+        },
+        processes_per_student=summary([m["processes"] for m in mem]),
+        start_s=summary([t["start_s"] for t in timings.values() if "start_s" in t]),
+        login_to_ready_s=summary([t["login_to_ready_s"] for t in timings.values()]),
+        restart_s=summary(list(restart.values())),
+        browser_login_to_lab_s=summary(
+            [t["login_to_lab_s"] for t in timings.values() if "login_to_lab_s" in t]
+        ),
+        run_notebook_s=summary(
+            [t["run_notebook_s"] for t in timings.values() if "run_notebook_s" in t]
+        ),
+        redraw_kernel_ms=summary([x for s in rest for x in s.timings["redraw_ms"]]),
+        redraw_round_trip_ms=summary([x for s in rest for x in s.timings["reply_ms"]]),
+        redraw_browser_ms=summary(
+            [
+                x
+                for s in students
+                if "browser" in s.timings
+                for x in s.timings["browser"]["redraw_ms"]
+            ]
+        ),
+        per_slider_kernel_ms={
+            name: summary(
+                [
+                    t
+                    for s in rest
+                    for t, m in zip(s.timings["redraw_ms"], s.timings["moves"], strict=True)
+                    if m == name
+                ]
+            )
+            for name in ("d_k", "seed", "n")
+        },
+        errors=len(errors),
+        lost_saves=len(lost),
+        isolation_checks=len(isolation),
+        isolation_refused=sum(c[2] in (403, 404) for c in isolation),
+        isolation_by_check={
+            what: sorted({str(c[2]) for c in isolation if c[1] == what})
+            for what in dict.fromkeys(c[1] for c in isolation)
+        },
+        wrong_passwords_refused=f"{sum(ok for *_, ok in refused)}/{len(refused)}",
+        listening=listening,
+        leftover_processes=leftovers,
+        load_average=load,
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "figures.json").write_text(json.dumps(figures, indent=2, default=str))
+    for s in students:
+        shot = s.timings.get("browser", {}).get("screenshot")
+        if shot and Path(shot).exists():
+            (ARTIFACTS / Path(shot).name).write_bytes(Path(shot).read_bytes())
+    print_figures(figures)
+
+    assert not lost, f"saved work lost: {lost}"
+    assert not leftovers, f"processes left running (killed now): {leftovers}"
+    browser_problems = [
+        p for s in students for p in s.timings.get("browser", {}).get("problems", [])
+    ]
+    assert not browser_problems, browser_problems
+    assert all(len(s.timings["redraw_ms"]) == K for s in rest)
+    assert all(
+        len(s.timings["browser"]["redraw_ms"]) == K for s in students if s.name in in_browser
+    )
+    if TARGETS:
+        assert figures["login_to_ready_s"]["max"] <= READY_S, figures["login_to_ready_s"]
+        # PSS: each process's own pages plus its share of the pages it shares (libraries,
+        # between a student's server and kernel and across students); summed over the
+        # class it is the memory the class takes. RSS counts shared pages in full in
+        # every process (reported, and used for the Kubernetes guarantee).
+        assert figures["memory_drawn_mb"]["pss"]["max"] <= MEMORY_MB, figures["memory_drawn_mb"]
+        assert figures["redraw_kernel_ms"]["p95"] <= REDRAW_P95_MS, figures["redraw_kernel_ms"]
+
+
+def print_figures(f: dict) -> None:
+    def line(what, s, unit, scale=1.0):
+        return (
+            f"  {what:<44} median {s['median'] * scale:8.1f}  p95 {s['p95'] * scale:8.1f}  "
+            f"max {s['max'] * scale:8.1f} {unit}  (n={s['n']})"
+        )
+
+    load = f["load_average"]
+    out = [
+        "",
+        f"== simulated class: N={f['N']} students ({f['browsers']} in Chromium), "
+        f"K={f['K']} slider moves each, think {f['think_s']} s ==",
+        line("memory per student, RSS (server + kernel)", f["memory_drawn_mb"]["rss"], "MB"),
+        line("memory per student, USS (its own pages)", f["memory_drawn_mb"]["uss"], "MB"),
+        line("memory per student, PSS (shared split)", f["memory_drawn_mb"]["pss"], "MB"),
+        line("  RSS of the server alone", f["memory_drawn_mb"]["server_rss"], "MB"),
+        line("  RSS of the kernel(s)", f["memory_drawn_mb"]["kernels_rss"], "MB"),
+        line("  RSS after the slider moves", f["memory_after_moves_mb"]["rss"], "MB"),
+        line("CPU per student until the explorer is drawn", f["cpu_s_until_drawn"], "s"),
+        line("CPU per slider move (server + kernel)", f["cpu_ms_per_move"], "ms"),
+        line("server start (API request -> ready)", f["start_s"], "s"),
+        line("login -> server ready", f["login_to_ready_s"], "s"),
+        line("  in Chromium: login -> course open in Lab", f["browser_login_to_lab_s"], "s"),
+        line("server restart (stop, start)", f["restart_s"], "s"),
+        line("run the notebook (all cells)", f["run_notebook_s"], "s"),
+        line("redraw per slider move, in the kernel", f["redraw_kernel_ms"], "ms"),
+        line("  move's round trip (execute -> reply)", f["redraw_round_trip_ms"], "ms"),
+        line("  in Chromium (key -> new picture)", f["redraw_browser_ms"], "ms"),
+    ]
+    for name, s in f["per_slider_kernel_ms"].items():
+        out.append(line(f"  kernel redraw, {name} moves", s, "ms"))
+    out += [
+        f"  errors {f['errors']}, lost saves {f['lost_saves']}, isolation refused "
+        f"{f['isolation_refused']}/{f['isolation_checks']}, wrong passwords refused "
+        f"{f['wrong_passwords_refused']}, leftover processes {len(f['leftover_processes'])}",
+        "  isolation, A's token against B's: "
+        + "; ".join(f"{what} {'/'.join(codes)}" for what, codes in f["isolation_by_check"].items()),
+        f"  listening: {', '.join(f['listening'])}",
+        "  load average (1, 5, 15 min): "
+        + "; ".join(f"{k} {v[0]:.2f} {v[1]:.2f} {v[2]:.2f}" for k, v in load.items()),
+        f"  whole class phase: {f['class_wall_s']:.0f} s",
+        "",
+    ]
+    print("\n".join(out))
