@@ -90,9 +90,10 @@ def lab_root(tmp_path_factory) -> Path:
 
 
 @contextmanager
-def _serving(app: str, root: Path, tmp_path_factory):
+def _serving(app: str, root: Path, tmp_path_factory, settings=servers.LAB_SETTINGS, log=None):
     home = tmp_path_factory.mktemp(f"{app}-home")
-    server = servers.start_jupyter(app, root, home, artifact(f"jupyter-{app}.log"))
+    log = artifact(log or f"jupyter-{app}.log")
+    server = servers.start_jupyter(app, root, home, log, settings=settings)
     try:
         yield server
     finally:
@@ -105,6 +106,31 @@ def _serving(app: str, root: Path, tmp_path_factory):
 def lab(browser, lab_root, tmp_path_factory):
     with _serving("lab", lab_root, tmp_path_factory) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def lab_zh_root(tmp_path_factory) -> Path:
+    """A temporary copy of notebooks/zh, the Chinese edition."""
+    root = tmp_path_factory.mktemp("lab-zh") / "zh"
+    shutil.copytree(
+        servers.NOTEBOOKS / "zh",
+        root,
+        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"),
+    )
+    return root
+
+
+@pytest.fixture(scope="session")
+def lab_zh(browser, lab_zh_root, tmp_path_factory):
+    """JupyterLab as `make lab LANG=zh` serves it: the Chinese edition, menus in Chinese."""
+    settings, log = servers.LAB_SETTINGS_ZH, "jupyter-lab-zh.log"
+    with _serving("lab", lab_zh_root, tmp_path_factory, settings=settings, log=log) as server:
+        yield server
+
+
+@pytest.fixture
+def lab_zh_tab(lab_zh, new_context):
+    yield from _tab_on(lab_zh, new_context)
 
 
 @pytest.fixture(scope="session")

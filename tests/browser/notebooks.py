@@ -102,6 +102,14 @@ def fixture_broken(path: Path) -> Path:
             # text with a merge conflict left in it
             "from IPython.display import Markdown\n"
             "display(Markdown('<<<<<<< local\\nold words\\n=======\\nnew words\\n>>>>>>> remote'))",
+            # a figure title in a font without Chinese: matplotlib draws boxes and warns
+            "import matplotlib.pyplot as plt\n"
+            "fig, ax = plt.subplots()\n"
+            "ax.set_title('\u6ce8\u610f\u529b', family='DejaVu Sans')\n"
+            "fig.canvas.draw()\n"
+            "plt.close(fig)",
+            # text on the page in a character that no font has (private use)
+            "display(HTML('<p>no font draws this: \\U000f0000</p>'))",
             "raise ValueError('deliberate error for the detector')",
         ],
     )

@@ -34,6 +34,8 @@ WIDGET_AS_TEXT = re.compile(
 )
 # A merge conflict left in a notebook (git's or nbdime's markers), shown to the learner
 CONFLICT = re.compile(r"(?:<{7}|>{7}|\|{7})(?: ?\w+)?")
+# matplotlib's warning for a character its fonts lack: the figure shows a box there
+MISSING_GLYPH = re.compile(r"Glyph \d+ .*missing from (?:current )?font|missing from font", re.I)
 WIDGET_FAILED = re.compile(
     r"Error displaying widget|Loading widget\.\.\.|"
     r"Failed to (?:load|create) (?:model|view)",
@@ -175,15 +177,18 @@ _STARTED_JS = """(sel) => Array.from(document.querySelectorAll(sel + ' .jp-Input
                  .some(p => p.textContent.includes('*'))"""
 
 
-def run_all_from_menu(page, attempts: int = 3) -> None:
-    """Run > Run All Cells, clicked as a learner would.
+def run_all_from_menu(
+    page, attempts: int = 3, menu: str = "Run", item_name: str = "Run All Cells"
+) -> None:
+    """Run > Run All Cells (`menu` > `item_name` in another language), clicked as a
+    learner would.
 
     Returns once some cell shows [*]. Clicked again (at most `attempts` times) if
     no cell did: just after a notebook opens, the command may not reach it yet.
     """
     for _ in range(attempts):
-        page.locator(".lm-MenuBar").get_by_role("menuitem", name="Run", exact=True).click()
-        item = page.locator(".lm-Menu").get_by_role("menuitem", name="Run All Cells", exact=True)
+        page.locator(".lm-MenuBar").get_by_role("menuitem", name=menu, exact=True).click()
+        item = page.locator(".lm-Menu").get_by_role("menuitem", name=item_name, exact=True)
         if item.get_attribute("aria-disabled") == "true":
             page.keyboard.press("Escape")
             time.sleep(1)
@@ -242,6 +247,9 @@ def output_problems(page, cells: list[dict]) -> list[str]:
     outs = page.evaluate(_CELL_OUTPUTS_JS, _NB)
     for i, (cell, out) in enumerate(zip(cells, outs, strict=True)):
         where = _where(i, cell)
+        for text in out["stderr"]:
+            if MISSING_GLYPH.search(text):
+                problems.append(f"{where}: a character drawn as a box in a figure:\n{_tail(text)}")
         for text in out["stderr"] + out["error"]:  # none excused: no cell may raise
             kind = "error" if re.search(r"Traceback|\w+(Error|Exception)\b", text) else "stderr"
             problems.append(f"{where}: {kind} output:\n{_tail(text)}")
@@ -491,7 +499,12 @@ _PAGE_OUTPUTS_JS = """() => {
 def page_problems(page, cells: list[dict]) -> list[str]:
     """Errors, widgets as text, and code on a page that should show none (Voilà)."""
     out = page.evaluate(_PAGE_OUTPUTS_JS)
-    problems = [f"error output on the page:\n{_tail(t)}" for t in out["stderr"] + out["error"]]
+    problems = [
+        f"a character drawn as a box in a figure:\n{_tail(t)}"
+        for t in out["stderr"]
+        if MISSING_GLYPH.search(t)
+    ]
+    problems += [f"error output on the page:\n{_tail(t)}" for t in out["stderr"] + out["error"]]
     problems += [
         f"a widget shown as text: {t.strip()[:120]!r}"
         for t in out["text"]
@@ -512,6 +525,73 @@ def page_problems(page, cells: list[dict]) -> list[str]:
                 )
                 break
     return problems
+
+
+# --------------------------------------------------------------------------- boxes instead of text
+
+# Chromium draws a character that no font has as the first font's .notdef glyph (a
+# box). So each character shown is drawn on a canvas in its element's font and
+# compared, pixel for pixel, with a character that no font has (U+10FFFD, private
+# use): the same pixels, a box. document.fonts.check() cannot tell: it only looks at
+# web fonts still loading and says true for the system's fonts whatever they lack.
+NO_FONT_HAS = "\U0010fffd"
+
+_UNCOVERED_JS = r"""([tofu, limit]) => {
+  const canvas = document.createElement('canvas');
+  canvas.width = 40; canvas.height = 40;
+  const ctx = canvas.getContext('2d', {willReadFrequently: true});
+  const draw = (font, ch) => {
+    ctx.clearRect(0, 0, 40, 40);
+    ctx.font = font; ctx.textBaseline = 'middle'; ctx.fillStyle = '#000';
+    ctx.fillText(ch, 4, 20);
+    const a = ctx.getImageData(0, 0, 40, 40).data;
+    let bits = '';
+    for (let k = 3; k < a.length; k += 4) bits += a[k] > 96 ? '1' : '0';
+    return bits;
+  };
+  // every text node shown (its element has a box; hidden panels have none),
+  // grouped by the font its element asks for
+  const byFont = new Map();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let shown = 0;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || el.closest('script, style, noscript, template')) continue;
+    if (!node.data.trim() || el.getClientRects().length === 0) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden') continue;
+    const font = `${cs.fontStyle} ${cs.fontWeight} 20px ${cs.fontFamily}`;
+    if (!byFont.has(font)) byFont.set(font, new Map());
+    const chars = byFont.get(font);
+    for (const ch of node.data) {
+      if (/[\p{White_Space}\p{Cc}\p{Cf}]/u.test(ch)) continue;
+      shown++;
+      if (!chars.has(ch)) chars.set(ch, node.data.trim().slice(0, 40));
+    }
+  }
+  const boxes = [];
+  let distinct = 0;
+  for (const [font, chars] of byFont) {
+    const box = draw(font, tofu);
+    for (const [ch, sample] of chars) {
+      distinct++;
+      if (boxes.length < limit && draw(font, ch) === box) boxes.push({font, ch, sample});
+    }
+  }
+  return {boxes, shown, distinct, fonts: byFont.size};
+}"""
+
+
+def boxes(page, limit: int = 40) -> tuple[list[str], dict]:
+    """Characters on the page that its fonts cannot draw (shown as boxes); with
+    counts of the characters looked at. The canvas uses the same font matching and
+    fallback as the page's text."""
+    found = page.evaluate(_UNCOVERED_JS, [NO_FONT_HAS, limit])
+    problems = [
+        f"drawn as a box: {b['ch']!r} (U+{ord(b['ch']):04X}) in {b['sample']!r}, font {b['font']!r}"
+        for b in found["boxes"]
+    ]
+    return problems, {k: found[k] for k in ("shown", "distinct", "fonts")}
 
 
 # --------------------------------------------------------------------------- a cell of an explorer

@@ -32,6 +32,8 @@ ARTIFACTS = REPO / "test-artifacts"
 # settings overrides (no news, no update check) and Voilà's offline template.
 PROJECT_JUPYTER = REPO / "jupyter"
 LAB_SETTINGS = PROJECT_JUPYTER / "lab" / "settings"
+# `make lab LANG=zh`: the same, plus JupyterLab's menus in Chinese (the zh-CN language pack)
+LAB_SETTINGS_ZH = PROJECT_JUPYTER / "lab" / "settings-zh"
 # The same server flags as the Makefile's JUPYTER_FLAGS (notebook_shim off).
 SERVER_FLAGS = ["--ServerApp.jpserver_extensions=notebook_shim=False"]
 # ... and as its VOILA_FLAGS for `make present`
@@ -243,9 +245,12 @@ class Server:
         return killed
 
 
-def start_jupyter(app: str, root_dir: Path, home: Path, log: Path) -> Server:
+def start_jupyter(
+    app: str, root_dir: Path, home: Path, log: Path, settings: Path = LAB_SETTINGS
+) -> Server:
     """`jupyter lab` or `jupyter notebook` (Notebook 7) on `root_dir`, with the
-    project's settings (as `make lab`) and everything a user keeps under `home`."""
+    project's settings (as `make lab`; LAB_SETTINGS_ZH as `make lab LANG=zh`) and
+    everything a user keeps under `home`."""
     env = isolated_env(home)
     port, token = free_port(), secrets.token_hex(24)
     cls = {"lab": "LabApp", "notebook": "JupyterNotebookApp"}[app]
@@ -256,7 +261,7 @@ def start_jupyter(app: str, root_dir: Path, home: Path, log: Path) -> Server:
         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
         "--ServerApp.terminals_enabled=False", *SERVER_FLAGS,
-        f"--{cls}.app_settings_dir={LAB_SETTINGS}",
+        f"--{cls}.app_settings_dir={settings}",
         f"--{cls}.user_settings_dir={home / 'user-settings'}",
         f"--{cls}.workspaces_dir={home / 'workspaces'}",
     ]  # fmt: skip

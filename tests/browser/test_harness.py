@@ -136,3 +136,16 @@ def test_only_this_machine_is_local(url, local):
 )
 def test_conflict_pattern(text, conflict):
     assert bool(pages.CONFLICT.search(text)) is conflict
+
+
+@pytest.mark.parametrize(
+    ("text", "missing"),
+    [
+        ("UserWarning: Glyph 27880 (\\N{CJK UNIFIED IDEOGRAPH-6CE8}) missing from font(s) "
+         "DejaVu Sans.", True),
+        ("UserWarning: Glyph 27880 missing from current font.", True),  # matplotlib < 3.6
+        ("UserWarning: Tight layout not applied.", False),
+    ],
+)  # fmt: skip
+def test_missing_glyph_pattern(text, missing):
+    assert bool(pages.MISSING_GLYPH.search(text)) is missing

@@ -23,6 +23,8 @@ EXPLORER_CALL = re.compile(r"\b\w*explorer\(", re.I)
 # JupyterLab's question on first start; the project's settings (jupyter/lab) say no
 NEWS_PROMPT = re.compile(r"official Jupyter news", re.I)
 FRONT_END = {"lab": "JupyterLab", "notebook": "Notebook 7"}
+# Run > Run All Cells, as the menus say it in English and with the zh-CN language pack
+RUN_ALL = {"en": ("Run", "Run All Cells"), "zh": ("运行", "运行所有单元格")}
 # Sliders that a notebook's explorers must show (and that check_explorers moves):
 # the learned explorer's step and example, the main explorer's heads.
 MUST_MOVE = {
@@ -39,17 +41,17 @@ def unmoved(name: str, labels: list[str]) -> list[str]:
 
 
 def run_notebook(
-    tab, server, root, name: str, app: str = "lab", timeout_ms: int = 5000
+    tab, server, root, name: str, app: str = "lab", timeout_ms: int = 5000, menu=RUN_ALL["en"]
 ) -> tuple[list[str], dict]:
     """Open `name` (relative to the server's root) in JupyterLab or Notebook 7,
-    Run All from the menu, wait, and return (problems, facts). Explorer checks run
-    only if the notebook finished."""
+    Run All from the menu (`menu`: its names in the page's language), wait, and
+    return (problems, facts). Explorer checks run only if the notebook finished."""
     page = tab.page
     cells = pages.read_cells(root / name)
     started = time.perf_counter()
     pages.open_notebook(page, server, name, len(cells), app=app)
     opened = time.perf_counter()
-    pages.run_all_from_menu(page)
+    pages.run_all_from_menu(page, menu=menu[0], item_name=menu[1])
     problems = pages.wait_until_run(page, cells)
     facts = {
         "open_s": opened - started,
@@ -80,6 +82,11 @@ def run_notebook(
                 f"{len(calls)} cell(s) call an explorer but the page shows none "
                 f"(an explorer is a widget with a slider and a picture)"
             )
+    # text drawn as boxes: characters that the page's fonts lack
+    moving = time.perf_counter()
+    found, facts["characters"] = pages.boxes(page)
+    facts["boxes_s"] = time.perf_counter() - moving
+    problems += found
     news = NEWS_PROMPT.search(page.evaluate("() => document.body.innerText"))
     if news:
         problems.append(f"a pop-up asks about {news.group(0)!r}")
@@ -273,7 +280,8 @@ def test_detectors_on_a_broken_notebook(lab, lab_tab, lab_root):
     works without the real notebooks), and each defect must be reported: sliders
     wired to nothing (a stand-in and attnlib's own explorer), a redraw that raises,
     a widget shown as text, a console error, a request off this machine, a merge
-    conflict left in the text, a raising cell. Dead pictures are waited for 2 s, not 5."""
+    conflict left in the text, Chinese in a figure font without it, a character that
+    no font has, a raising cell. Dead pictures are waited for 2 s, not 5."""
     name = "_browser_tests/broken.ipynb"
     notebooks.fixture_broken(lab_root / name)
     problems, facts = run_notebook(lab_tab, lab, lab_root, name, timeout_ms=2000)
@@ -294,7 +302,11 @@ def test_detectors_on_a_broken_notebook(lab, lab_tab, lab_root):
         r"https://example\.invalid/pixel\.png",
         "merge conflict marker": r"cell 9 .*a merge conflict marker in the text shown: "
         r"'<<<<<<< local'",
-        "error output": r"cell 10 .*error output:[\s\S]*ValueError: deliberate error",
+        "matplotlib's missing-glyph warning": r"cell 10 .*a character drawn as a box in a "
+        r"figure:[\s\S]*Glyph 27880 .*missing from font",
+        "a character no font has": r"drawn as a box: \S+ \(U\+F0000\) in "
+        r"'no font draws this: ",
+        "error output": r"cell 12 .*error output:[\s\S]*ValueError: deliberate error",
     }
     missed = [what for what, pattern in expected.items() if not re.search(pattern, text)]
     assert not missed, f"detectors missed {missed}; they reported:\n{text}"
