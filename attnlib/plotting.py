@@ -103,6 +103,16 @@ def check_tokens(tokens, n: int) -> tuple[str, ...]:
     return tokens
 
 
+def _query_key_labels(query_tokens, key_tokens) -> dict:
+    # Every score or weight panel: queries down the side, keys along the bottom.
+    return {
+        "row_labels": query_tokens,
+        "col_labels": key_tokens,
+        "xlabel": tr("key j"),
+        "ylabel": tr("query i"),
+    }
+
+
 def scores_title(att: Attention) -> str:
     """What the scores of `att` are: "scores q·k / √d_k", or "scores q·k" when unscaled.
 
@@ -163,12 +173,7 @@ def attention_panels(
             f"(length {n_kv}) besides the {n_q} query tokens"
         )
     shape = f"({n_q} × {n_kv})"
-    labels = {
-        "row_labels": tokens,
-        "col_labels": keys,
-        "xlabel": tr("key j"),
-        "ylabel": tr("query i"),
-    }
+    labels = _query_key_labels(tokens, keys)
     diagonal = diagonal and key_tokens is None
     masked = att.mask is not None
     return [
@@ -232,12 +237,7 @@ def heads_panels(mh: MultiHead, tokens: Sequence[str], *, diagonal: bool = True)
         )
     n = mh.Z.shape[0]
     tokens = check_tokens(tokens, n)
-    labels = {
-        "row_labels": tokens,
-        "col_labels": tokens,
-        "xlabel": tr("key j"),
-        "ylabel": tr("query i"),
-    }
+    labels = _query_key_labels(tokens, tokens)
     return [
         Panel(
             matrix=att.weights,
@@ -417,12 +417,7 @@ def scaling_panels(unscaled: Attention, scaled: Attention, tokens: Sequence[str]
                 f"scaled={att.scaled}"
             )
     shape = f"({n} × {unscaled.weights.shape[1]})"
-    labels = {
-        "row_labels": tokens,
-        "col_labels": tokens,
-        "xlabel": tr("key j"),
-        "ylabel": tr("query i"),
-    }
+    labels = _query_key_labels(tokens, tokens)
     return [
         Panel(
             matrix=unscaled.weights,
