@@ -64,12 +64,16 @@ bench: $(VENV)/.installed-test
 PRESENT_PORT ?= 8866
 PRESENT_NOTEBOOK ?= $(NOTEBOOK_DIR)/classroom.ipynb
 # --template=offline (jupyter/voila/templates/offline): Voila's page without its CDN
-# links, so that it works in a room without internet. Notebook 7's JupyterLab
-# extension cannot load outside JupyterLab: left out (it logged an error on the page).
+# links, so that it works in a room without internet. The page loads only the
+# JupyterLab extensions it needs (the widgets, ipyevents for the clicks, Voila's own
+# widget manager): others installed beside them (Notebook 7's, nbdime's) cannot load
+# outside JupyterLab and log errors on the page.
 # `jupyter trust` signs the classroom notebook in your own signature store (the file
 # does not change): you chose to serve it, so Voila does not warn "not trusted".
+VOILA_EXTENSIONS := @jupyter-widgets/jupyterlab-manager ipyevents \
+    @voila-dashboards/widgets-manager8 @voila-dashboards/widgets-manager7
 VOILA_FLAGS := --theme=light --template=offline \
-    --VoilaConfiguration.extension_denylist=@jupyter-notebook/lab-extension
+    $(foreach e,$(VOILA_EXTENSIONS),--VoilaConfiguration.extension_allowlist=$(e))
 present: $(VENV)/.installed-notebook
 	@$(BIN)/jupyter trust $(PRESENT_NOTEBOOK) >/dev/null
 	@echo "Classroom page ($(PRESENT_NOTEBOOK)): http://127.0.0.1:$(PRESENT_PORT)/  (Ctrl-C stops it)"

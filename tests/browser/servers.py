@@ -37,10 +37,16 @@ LAB_SETTINGS_ZH = PROJECT_JUPYTER / "lab" / "settings-zh"
 # The same server flags as the Makefile's JUPYTER_FLAGS (notebook_shim off).
 SERVER_FLAGS = ["--ServerApp.jpserver_extensions=notebook_shim=False"]
 # ... and as its VOILA_FLAGS for `make present`
+VOILA_EXTENSIONS = [
+    "@jupyter-widgets/jupyterlab-manager",
+    "ipyevents",
+    "@voila-dashboards/widgets-manager8",
+    "@voila-dashboards/widgets-manager7",
+]
 VOILA_FLAGS = [
     "--theme=light",
     "--template=offline",
-    "--VoilaConfiguration.extension_denylist=@jupyter-notebook/lab-extension",
+    *(f"--VoilaConfiguration.extension_allowlist={e}" for e in VOILA_EXTENSIONS),
 ]
 
 # Chromium flags for a closed network and for running as root in a container.
