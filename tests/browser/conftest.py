@@ -1,6 +1,11 @@
-"""Fixtures for the browser tests: pytest-playwright's browser and contexts (a
-screenshot of every failed page goes to test-artifacts/playwright/), one JupyterLab
-and one Notebook 7 server for the whole session, a fresh page per test.
+"""Fixtures for the browser tests: pytest-playwright's browser, one JupyterLab and
+one Notebook 7 server for the session (per xdist worker), and the pages.
+
+JupyterLab is loaded once per session in one page, and each test opens its notebook
+in it, as a learner goes from lesson to lesson; Notebook 7, one notebook per page,
+gets a new page per test in a context kept for the session (its scripts cached).
+Voilà's pages come from pytest-playwright's contexts. A failed test leaves a
+screenshot in test-artifacts/ (failed-*.png, or playwright/ for Voilà's pages).
 
 The servers run from this interpreter's environment (the project's .venv under
 `make test`) with their config, data, runtime and settings folders in a temporary
@@ -65,13 +70,20 @@ else:
 
 def open_tab(new_context, width: int = 1280, height: int = 900) -> Tab:
     """A page in a context of its own, watched from its first request: console
-    errors, uncaught errors, and requests that leave this machine (blocked, so
-    that a machine with internet behaves like a classroom without)."""
+    errors, uncaught errors, and requests that leave this machine (blocked by the
+    browser's dead proxy, so that a machine with internet behaves like a classroom
+    without)."""
     context = new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(30_000)
-    tab = Tab(context.new_page())
-    tab.watch(context)
-    return tab
+    return _watched_page(context)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the item: a page kept for the session is
+    screenshot at the end of a test that failed (_notebook_tab)."""
+    outcome = yield
+    setattr(item, f"report_{call.when}", outcome.get_result())
 
 
 # --------------------------------------------------------------------------- servers
@@ -128,11 +140,6 @@ def lab_zh(browser, lab_zh_root, tmp_path_factory):
         yield server
 
 
-@pytest.fixture
-def lab_zh_tab(lab_zh, new_context):
-    yield from _tab_on(lab_zh, new_context)
-
-
 @pytest.fixture(scope="session")
 def notebook7_root(tmp_path_factory) -> Path:
     """Notebook 7's own copy of notebooks/."""
@@ -149,12 +156,34 @@ def notebook7(browser, notebook7_root, tmp_path_factory):
         yield server
 
 
-def _tab_on(server, new_context):
-    """A tab for one notebook; its kernels are shut down afterwards, so that the
-    next notebook gets the machine's two cores to itself."""
-    tab = open_tab(new_context)
+def _tab_on(server, context, request):
+    """A tab for one notebook, in the session's `context` (its cache warm: the
+    front end's scripts load once); afterwards its kernels are shut down, so that
+    the next notebook gets the machine's two cores to itself."""
+    tab = _watched_page(context)
     yield tab
-    tab.page.context.close()  # pytest-playwright screenshots it first if the test failed
+    _screenshot_if_failed(tab, request)
+    tab.page.close()
+    _end_notebook(server)
+
+
+def _watched_page(context) -> Tab:
+    tab = Tab(context.new_page())
+    tab.watch()
+    return tab
+
+
+def _screenshot_if_failed(tab: Tab, request) -> None:
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        name = "".join(c if c.isalnum() or c in "-_." else "-" for c in request.node.name)
+        try:
+            tab.page.screenshot(path=artifact(f"failed-{name}.png"), full_page=True)
+        except Exception as err:  # the page may be gone with what failed
+            print(f"no screenshot of {request.node.name}: {err}")
+
+
+def _end_notebook(server) -> None:
     server.remember_children()
     try:
         from .pages import shut_down_kernels
@@ -164,11 +193,74 @@ def _tab_on(server, new_context):
         print(f"could not shut kernels down: {err}")
 
 
-@pytest.fixture
-def lab_tab(lab, new_context):
-    yield from _tab_on(lab, new_context)
+@pytest.fixture(scope="session")
+def _contexts(browser):
+    """One browser context per front end for the session (per xdist worker): its
+    HTTP cache keeps the front end's scripts, so the next page loads them from here."""
+    made = {}
+
+    def context(key: str):
+        if key not in made:
+            made[key] = browser.new_context(viewport={"width": 1280, "height": 900})
+            made[key].set_default_timeout(30_000)
+        return made[key]
+
+    yield context
+    for ctx in made.values():
+        ctx.close()
+
+
+def _lab_session(server, context):
+    """One JupyterLab page for the session: each test opens its notebook in it, as a
+    learner goes from lesson to lesson (pages.open_notebook), and closes it after."""
+    tab = _watched_page(context)
+    from .pages import open_lab
+
+    open_lab(tab.page, server)
+    return tab
+
+
+def _lab_tab(server, tab: Tab, request):
+    """The session's JupyterLab page for one test: what it reports starts now; after
+    the test its notebooks are saved and closed, its kernels shut down. If JupyterLab
+    cannot close them (a dialog left open by a failure), the page loads Lab afresh."""
+    from .pages import close_notebooks, open_lab
+
+    tab.mark()
+    yield tab
+    _screenshot_if_failed(tab, request)
+    try:
+        left = close_notebooks(tab.page)
+    except Exception as err:
+        left = f"{err}"
+    _end_notebook(server)
+    if left:
+        print(f"JupyterLab kept {left} open: loading it again")
+        open_lab(tab.page, server)
+
+
+@pytest.fixture(scope="session")
+def _lab_page(lab, _contexts):
+    return _lab_session(lab, _contexts("lab"))
 
 
 @pytest.fixture
-def notebook7_tab(notebook7, new_context):
-    yield from _tab_on(notebook7, new_context)
+def lab_tab(lab, _lab_page, request):
+    yield from _lab_tab(lab, _lab_page, request)
+
+
+@pytest.fixture(scope="session")
+def _lab_zh_page(lab_zh, _contexts):
+    return _lab_session(lab_zh, _contexts("lab-zh"))
+
+
+@pytest.fixture
+def lab_zh_tab(lab_zh, _lab_zh_page, request):
+    yield from _lab_tab(lab_zh, _lab_zh_page, request)
+
+
+@pytest.fixture
+def notebook7_tab(notebook7, _contexts, request):
+    """Notebook 7 shows one notebook per page: a new page for each, in the session's
+    Notebook 7 context."""
+    yield from _tab_on(notebook7, _contexts("notebook7"), request)

@@ -45,15 +45,18 @@ WIDGET_FAILED = re.compile(
 
 @dataclass
 class Tab:
-    """A browser page and what it did that it should not, collected from its first
-    request: console errors, uncaught errors, requests that left this machine."""
+    """A browser page and what it did that it should not: console errors, uncaught
+    errors, requests that left this machine (the browser's dead proxy blocks them:
+    servers.launch_args). A page kept open for several notebooks is `mark`ed at the
+    start of each, and `problems` reports what happened since."""
 
     page: object
     console: list[str] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)
+    since: tuple[int, int] = (0, 0)
 
-    def watch(self, context) -> None:
-        """Listen to the page and block (and note) requests that leave 127.0.0.1."""
+    def watch(self) -> None:
+        """Listen to the page: console errors, uncaught errors, requests off 127.0.0.1."""
         self.page.on(
             "console",
             lambda m: (
@@ -62,16 +65,18 @@ class Tab:
             ),
         )
         self.page.on("pageerror", lambda e: self.console.append(f"uncaught: {e}"))
+        self.page.on(
+            "request", lambda r: r.url.startswith(LOCAL) or self.outside.append(r.url)
+        )
 
-        def block(route):
-            self.outside.append(route.request.url)
-            route.abort()
-
-        context.route(lambda url: not url.startswith(LOCAL), block)
+    def mark(self) -> None:
+        """From now on: problems() reports only what happens after this call."""
+        self.since = (len(self.console), len(self.outside))
 
     def problems(self) -> list[str]:
-        return self.console + [
-            f"a request off this machine (blocked): {url}" for url in sorted(set(self.outside))
+        console, outside = self.console[self.since[0] :], self.outside[self.since[1] :]
+        return console + [
+            f"a request off this machine (blocked): {url}" for url in sorted(set(outside))
         ]
 
 
@@ -137,6 +142,45 @@ def _where(i: int, cell: dict) -> str:
     return f"cell {i + 1} ({first[:60]!r})"
 
 
+def lab_url(server) -> str:
+    """JupyterLab itself, with ?reset: no earlier workspace."""
+    return f"{server.url}/lab?reset&token={server.token}"
+
+
+# JupyterLab's own File > Open command, through the app object that the test servers
+# expose (servers.start_jupyter: LabApp.expose_app_in_browser), as galata does
+_OPEN_JS = """(path) => window.jupyterapp.commands.execute('docmanager:open', {path})
+                         .then(() => null)"""
+# Save every open notebook (a learner's Ctrl-S: no "save changes?" dialog), then close all
+_CLOSE_ALL_JS = """async () => {
+  const app = window.jupyterapp;
+  for (const w of Array.from(app.shell.widgets('main')))
+    if (w.context && w.context.model.dirty) await w.context.save();
+  await app.commands.execute('application:close-all');
+}"""
+# (the Launcher that JupyterLab opens in an empty main area is no document)
+_DOCUMENTS_OPEN_JS = """() => Array.from(window.jupyterapp.shell.widgets('main'))
+                               .filter(w => w.context).length"""
+
+
+def open_lab(page, server, timeout_s: float = 60) -> None:
+    """Load JupyterLab in `page` and wait until it has restored its layout."""
+    page.goto(lab_url(server), timeout=timeout_s * 1000)
+    page.wait_for_function("() => !!window.jupyterapp", timeout=timeout_s * 1000)
+    page.evaluate("() => window.jupyterapp.restored.then(() => null)")
+
+
+def close_notebooks(page, timeout_ms: int = 10_000) -> int:
+    """Save and close every document open in JupyterLab; return how many are still
+    open after `timeout_ms` (they close a moment after the command returns)."""
+    page.evaluate(_CLOSE_ALL_JS)
+    try:
+        page.wait_for_function(f"() => ({_DOCUMENTS_OPEN_JS})() === 0", timeout=timeout_ms)
+    except Exception:
+        pass
+    return page.evaluate(_DOCUMENTS_OPEN_JS)
+
+
 def notebook_url(server, name: str, app: str = "lab") -> str:
     """Where a learner opens `name`: JupyterLab (with ?reset: no earlier workspace)
     or Notebook 7."""
@@ -149,8 +193,15 @@ def open_notebook(
     page, server, name: str, n_cells: int, app: str = "lab", timeout_s: float = 60
 ) -> None:
     """Open `name` in JupyterLab or Notebook 7; wait for all cells and a kernel
-    that the server reports idle (the page says "idle" before it has one)."""
-    page.goto(notebook_url(server, name, app), timeout=timeout_s * 1000)
+    that the server reports idle (the page says "idle" before it has one).
+
+    In a page where JupyterLab runs already (open_lab), the notebook opens in it, as
+    a learner opens the next lesson from the file browser; else the page goes to
+    the notebook's URL."""
+    if app == "lab" and page.evaluate("() => !!window.jupyterapp"):
+        page.evaluate(_OPEN_JS, name)
+    else:
+        page.goto(notebook_url(server, name, app), timeout=timeout_s * 1000)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         state = page.evaluate(_CELL_STATE_JS, _NB)

@@ -50,12 +50,19 @@ VOILA_FLAGS = [
 ]
 
 # Chromium flags for a closed network and for running as root in a container.
+# Every request off this machine goes to a proxy that is not there (port 9, discard)
+# and fails at once, so that a machine with internet behaves like a classroom
+# without; Chromium never sends 127.0.0.1 to a proxy. The pages report each such
+# request (pages.Tab) without intercepting any: interception routes every request
+# of JupyterLab's hundreds through this process and slowed each page load by a second.
+DEAD_PROXY = "http://127.0.0.1:9"
 CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
     "--disable-gpu",
+    f"--proxy-server={DEAD_PROXY}",
 ]
 
 HOW_TO_GET_A_BROWSER = (
@@ -271,8 +278,10 @@ def start_jupyter(
         f"--{cls}.user_settings_dir={home / 'user-settings'}",
         f"--{cls}.workspaces_dir={home / 'workspaces'}",
     ]  # fmt: skip
-    if app == "lab":  # no PyPI look-ups from the extension manager
-        argv.append("--LabApp.extension_manager=readonly")
+    if app == "lab":
+        # no PyPI look-ups from the extension manager; window.jupyterapp for the
+        # tests (pages.open_notebook opens each notebook in one JupyterLab page)
+        argv += ["--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True"]
     if _root():
         argv.append("--allow-root")
     server = Server(f"jupyter {app}", argv, env, root_dir, port, token, log)

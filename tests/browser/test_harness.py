@@ -49,7 +49,7 @@ def test_choose_chromium(monkeypatch, tmp_path):
 def test_launch_args_close_the_network():
     args = servers.launch_args()
     for flag in ("--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"):  # fmt: skip
+                 "--disable-sync", "--no-first-run", "--proxy-server=http://127.0.0.1:9"):  # fmt: skip
         assert flag in args
     assert ("--no-sandbox" in args) == (servers.os.geteuid() == 0)
 
@@ -107,6 +107,11 @@ def test_tab_reports_console_errors_and_requests_off_this_machine():
         "uncaught: TypeError: x is undefined",
         "a request off this machine (blocked): https://cdn.example/a.css",
     ]
+    # the page kept open for the next notebook: only what happens from now on
+    tab.mark()
+    assert tab.problems() == []
+    tab.console.append("console.error: late (x.js)")
+    assert tab.problems() == ["console.error: late (x.js)"]
 
 
 @pytest.mark.parametrize(
