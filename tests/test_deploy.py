@@ -4,12 +4,22 @@ settings agree with each other and with the repository (the hub itself runs in
 
 import json
 import os
+import re
+import shlex
 import stat
+import sys
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import yaml
+from packaging.requirements import Requirement
+from packaging.version import Version
 from traitlets.config import Config
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy" / "jupyterhub"
@@ -92,3 +102,25 @@ def test_repo2docker_gets_nbgitpuller_from_postbuild():
     post_build = ROOT / "postBuild"
     assert post_build.stat().st_mode & stat.S_IXUSR, "repo2docker runs postBuild only if executable"
     assert "nbgitpuller" in post_build.read_text()
+
+
+def _postbuild_requirements() -> dict[str, Requirement]:
+    """name -> requirement, from postBuild's `pip install` line."""
+    (line,) = re.findall(r"^python -m pip install .*$", (ROOT / "postBuild").read_text(), re.M)
+    words = [w for w in shlex.split(line)[4:] if not w.startswith("-")]
+    return {(r := Requirement(w)).name: r for w in words}
+
+
+def test_students_environments_leave_out_the_slow_iri_checker():
+    # jsonschema 4.25 is the first release whose import builds rfc3987-syntax's
+    # parsers (half of a server's start-up CPU): both the "class" extra (one machine,
+    # make class) and postBuild (the Kubernetes image) must keep below it, the same way.
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    class_extra = {r.name: r for r in map(Requirement, extras["optional-dependencies"]["class"])}
+    image = _postbuild_requirements()
+    for where, reqs in (("pyproject.toml [class]", class_extra), ("postBuild", image)):
+        jsonschema = reqs.get("jsonschema")
+        assert jsonschema is not None, f"{where} does not pin jsonschema"
+        assert not jsonschema.specifier.contains(Version("4.25.0")), (where, jsonschema)
+        assert jsonschema.specifier.contains(Version("4.24.1")), (where, jsonschema)
+    assert str(class_extra["jsonschema"].specifier) == str(image["jsonschema"].specifier)

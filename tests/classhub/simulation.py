@@ -240,6 +240,17 @@ class Hub:
                         out[user] = [p, *p.children(recursive=True)]
         return out
 
+    def server_cpu_s(self, user: str) -> float | None:
+        """CPU seconds (user + system) `user`'s server has used so far, with the
+        processes it ran and waited for (JupyterLab asks `node` for yarn's settings);
+        None if it is not running."""
+        procs = self.servers().get(user, [])
+        with contextlib.suppress(psutil.Error):
+            if procs:
+                cpu = procs[0].cpu_times()
+                return cpu.user + cpu.system + cpu.children_user + cpu.children_system
+        return None
+
     def memory(self) -> dict[str, dict[str, float]]:
         """username -> memory of their server and kernels, in MB, and CPU seconds used.
 
