@@ -15,16 +15,18 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
-REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(?:>=\s*([0-9][0-9.]*))?\s*(?:;.*)?$")
+REQUIREMENT = re.compile(
+    r"^\s*([A-Za-z0-9_.\-]+)\s*((?:(?:>=|<)\s*[0-9][0-9.]*\s*,?\s*)*)\s*(?:;.*)?$"
+)
 
 
 def _parse(requirements):
-    """{'numpy': '1.24', ...} from strings like 'numpy>=1.24'."""
+    """{'numpy': '>=1.24', 'jsonschema': '<4.25', ...} from strings like 'numpy>=1.24'."""
     out = {}
     for req in requirements:
         match = REQUIREMENT.match(req)
-        assert match, f"cannot read requirement {req!r}: use 'name>=version'"
-        out[match[1].lower().replace("_", "-")] = match[2]
+        assert match, f"cannot read requirement {req!r}: use 'name>=version' or 'name<version'"
+        out[match[1].lower().replace("_", "-")] = re.sub(r"\s+", "", match[2]) or None
     return out
 
 
@@ -50,7 +52,7 @@ def test_environment_yml_lists_the_same_packages_and_lower_bounds():
         f"  only in environment.yml: { {k: v for k, v in conda.items() if wanted.get(k) != v} }\n"
         f"  only in pyproject.toml:  { {k: v for k, v in wanted.items() if conda.get(k) != v} }"
     )
-    assert f">={conda_python}" == project["requires-python"]
+    assert conda_python == project["requires-python"]
     assert env["channels"] == ["conda-forge"]
 
 
@@ -63,6 +65,8 @@ def test_parser_catches_a_drifted_bound():
     # the comparison above is only worth something if a changed bound shows up
     assert _parse(["numpy>=1.24"]) != _parse(["numpy>=1.25"])
     assert _parse(["numpy"]) != _parse(["numpy>=1.24"])
+    assert _parse(["jsonschema<4.25"]) != _parse(["jsonschema<4.26"])
+    assert _parse(["jsonschema<4.25"]) != _parse(["jsonschema"])
 
 
 def test_import_attnlib_stays_light():

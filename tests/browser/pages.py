@@ -65,9 +65,7 @@ class Tab:
             ),
         )
         self.page.on("pageerror", lambda e: self.console.append(f"uncaught: {e}"))
-        self.page.on(
-            "request", lambda r: r.url.startswith(LOCAL) or self.outside.append(r.url)
-        )
+        self.page.on("request", lambda r: r.url.startswith(LOCAL) or self.outside.append(r.url))
 
     def mark(self) -> None:
         """From now on: problems() reports only what happens after this call."""

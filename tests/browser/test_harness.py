@@ -49,7 +49,8 @@ def test_choose_chromium(monkeypatch, tmp_path):
 def test_launch_args_close_the_network():
     args = servers.launch_args()
     for flag in ("--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--proxy-server=http://127.0.0.1:9"):  # fmt: skip
+                 "--disable-sync", "--no-first-run",
+                 "--proxy-server=http://127.0.0.1:9"):  # fmt: skip
         assert flag in args
     assert ("--no-sandbox" in args) == (servers.os.geteuid() == 0)
 
