@@ -46,11 +46,11 @@ lab: $(VENV)/.installed-notebook $(if $(filter zh,$(EDITION)),$(VENV)/.installed
 	    --LabApp.app_settings_dir=$(LAB_SETTINGS) $(JUPYTER_FLAGS) $(LAB_ARGS)
 
 # pytest-xdist: one worker per core (PYTEST_WORKERS=1 for one process). A file's
-# tests stay together, except the browser tests of one notebook each, which spread
-# over the workers (conftest.py says how).
+# tests stay together, except the tests that run one whole notebook each (in a
+# browser, under papermill), which spread over the workers (conftest.py says how).
 PYTEST_WORKERS ?= auto
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Re-execute every notebook in place from a fresh kernel (after a change to attnlib).
 notebooks: $(VENV)/.installed-test

@@ -1,33 +1,43 @@
-"""How `make test` shares the tests out between its pytest-xdist workers (--dist
-loadgroup): a file's tests go to one worker, as with --dist loadfile (nbval runs a
-notebook's cells in order in one kernel; a test file's module fixtures start once),
-except the browser tests that run one notebook each. Those are the longest tests of
-the suite; one group each, they spread over the workers, and each worker starts its
-own JupyterLab and Notebook 7 (a few seconds) instead of one worker running them all
-while the other waits.
+"""How `make test` shares the tests out between its pytest-xdist workers.
 
-Only under --dist loadgroup: with -n 0 or another --dist, nothing changes.
+With --dist loadfile, a file's tests go to one worker: nbval runs a notebook's cells
+in order in one kernel, and a test file's module fixtures start once. Here that holds
+for every file but three, whose tests each run one whole notebook: in JupyterLab, in
+Notebook 7 (tests/browser/test_lab.py, test_notebook7.py) and under papermill
+(tests/test_notebook_clients.py). They are the longest tests of the suite, and as one
+file each, one worker ran a whole file of them while the other ran out of work. Each
+of those tests is a unit of its own instead: they spread over the workers, and each
+worker starts its own JupyterLab and Notebook 7 (a few seconds each).
+
+pytest-xdist's own --dist loadgroup would do the same with markers, but it renames
+the tests to carry their group, which pytest 9 ignores; so this is a scheduler.
 """
 
 from __future__ import annotations
 
-import pytest
-
-# the browser tests that run one notebook each (tests/browser/test_lab.py, ...)
-ONE_NOTEBOOK_EACH = ("test_notebook_in_lab[", "test_notebook_in_notebook7[")
-
-
-def xdist_group(item: pytest.Item) -> str:
-    """The worker group of a test: its own for a notebook in a browser, else its file."""
-    if item.name.startswith(ONE_NOTEBOOK_EACH):
-        return item.nodeid
-    return item.nodeid.split("::", 1)[0]
+# the tests that run one notebook each
+ONE_NOTEBOOK_EACH = (
+    "::test_notebook_in_lab[",
+    "::test_notebook_in_notebook7[",
+    "::test_notebook_runs_under_papermill[",
+)
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
-def pytest_collection_modifyitems(config, items):
-    if not getattr(config.option, "loadgroup", False):
-        return
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+def work_unit(nodeid: str) -> str:
+    """The unit of work of a test: itself if it runs one notebook, else its file."""
+    if any(part in nodeid for part in ONE_NOTEBOOK_EACH):
+        return nodeid
+    return nodeid.split("::", 1)[0]
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadfile, but with the tests of one notebook each spread out."""
+    if config.getvalue("dist") != "loadfile":
+        return None  # pytest-xdist chooses
+    from xdist.scheduler import LoadFileScheduling
+
+    class LoadFileNotebooksApart(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return LoadFileNotebooksApart(config, log)

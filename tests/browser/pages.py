@@ -388,25 +388,46 @@ class Slider:
     high: float
 
 
+_SLIDERS_JS = f"""(el) => Array.from(el.querySelectorAll('{HANDLE}')).map(h => ({{
+  label: (h.closest('.widget-slider')?.querySelector('.widget-label')?.innerText || '').trim(),
+  values: ['aria-valuenow', 'aria-valuemin', 'aria-valuemax'].map(
+      a => parseFloat(h.getAttribute(a) ?? 'NaN')),
+}}))"""
+
+
 def sliders(page, i: int) -> list[Slider]:
-    handles = page.locator(f'[data-bt-explorer="{i}"]').locator(HANDLE)
-    found = []
-    for k in range(handles.count()):
-        h = handles.nth(k)
-        label = h.evaluate(
-            "h => (h.closest('.widget-slider')?.querySelector('.widget-label')"
-            "?.innerText || '').trim()"
-        )
-        found.append(
-            Slider(
-                label or f"slider {k + 1}",
-                *(
-                    float(h.get_attribute(a) or "nan")
-                    for a in ("aria-valuenow", "aria-valuemin", "aria-valuemax")
-                ),
-            )
-        )
-    return found
+    """Explorer i's sliders, in order: label, value and range (one round trip)."""
+    found = page.locator(f'[data-bt-explorer="{i}"]').evaluate(_SLIDERS_JS)
+    return [Slider(h["label"] or f"slider {k + 1}", *h["values"]) for k, h in enumerate(found)]
+
+
+# A slider handle's value and range, with explorer i's pictures: one round trip
+_HANDLE_JS = """(h, i) => ({
+  now: parseFloat(h.getAttribute('aria-valuenow')),
+  low: parseFloat(h.getAttribute('aria-valuemin')),
+  high: parseFloat(h.getAttribute('aria-valuemax')),
+  pictures: Array.from(document.querySelector(`[data-bt-explorer="${i}"]`)
+                       .querySelectorAll('img')).map(img => img.src),
+})"""
+
+# The handle centred in the window (no sticky toolbar over it) only if it is not in
+# view already, then its box once it stops moving (cells scrolled into view are laid
+# out and push the page about) and the width of its track.
+_DRAG_BOX_JS = """async (h) => {
+  const r0 = h.getBoundingClientRect();
+  if (r0.top < 80 || r0.bottom > window.innerHeight - 40) h.scrollIntoView({block: 'center'});
+  const frame = () => new Promise(done => requestAnimationFrame(() => done()));
+  let box = h.getBoundingClientRect();
+  for (let k = 0; k < 60; k++) {
+    await frame(); await frame();
+    const now = h.getBoundingClientRect();
+    if (now.x === box.x && now.y === box.y && now.width === box.width) break;
+    box = now;
+  }
+  const track = h.closest('.noUi-base, .ui-slider');
+  return {x: box.x, y: box.y, width: box.width, height: box.height,
+          track: track ? track.getBoundingClientRect().width : 0};
+}"""
 
 
 def move(page, i: int, k: int, key: str | None = None, timeout_ms: int = 5000, drag=False):
@@ -417,23 +438,21 @@ def move(page, i: int, k: int, key: str | None = None, timeout_ms: int = 5000, d
     picture loaded.
     """
     handle = page.locator(f'[data-bt-explorer="{i}"]').locator(HANDLE).nth(k)
-    now, low, high = (
-        float(handle.get_attribute(a)) for a in ("aria-valuenow", "aria-valuemin", "aria-valuemax")
-    )
+    state = handle.evaluate(_HANDLE_JS, i)
+    now, low, high = state["now"], state["low"], state["high"]
     key = key or ("ArrowLeft" if now >= high else "ArrowRight")
-    before = page.evaluate(_PICTURES_JS, i)
     if drag:
         action = f"dragging {'right' if key == 'ArrowRight' else 'left'}"
         _drag(page, handle, +1 if key == "ArrowRight" else -1, high - low)
     else:
         action = key
         handle.press(key)
-    after_value = float(handle.get_attribute("aria-valuenow"))
-    if after_value == now:
-        return f"{action} did not move the slider (value stays {now:g})", None
     try:
-        page.wait_for_function(_CHANGED_JS, arg=[i, before], timeout=timeout_ms)
+        page.wait_for_function(_CHANGED_JS, arg=[i, state["pictures"]], timeout=timeout_ms)
     except Exception:
+        after_value = float(handle.get_attribute("aria-valuenow"))
+        if after_value == now:
+            return f"{action} did not move the slider (value stays {now:g})", None
         return (
             f"{action} moved the slider {now:g} -> {after_value:g} but the picture did not "
             f"change within {timeout_ms / 1000:g} s"
@@ -457,13 +476,8 @@ def steady_box(locator, timeout_s: float = 3) -> dict:
 
 def _drag(page, handle, direction: int, span: float) -> None:
     """Drag a slider handle with the mouse, as a learner does, by about 1.5 steps."""
-    # centred, so that no sticky toolbar covers the handle
-    handle.evaluate("h => h.scrollIntoView({block: 'center'})")
-    box = steady_box(handle)
-    track = handle.evaluate(
-        "h => h.closest('.noUi-base, .ui-slider')?.getBoundingClientRect().width || 0"
-    )
-    dx = max(8.0, 1.5 * track / max(span, 1.0))
+    box = handle.evaluate(_DRAG_BOX_JS)
+    dx = max(8.0, 1.5 * box["track"] / max(span, 1.0))
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()

@@ -1,0 +1,34 @@
+"""The share-out of tests between `make test`'s workers (conftest.py at the top)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+_spec = importlib.util.spec_from_file_location(
+    "top_conftest", Path(__file__).resolve().parents[1] / "conftest.py"
+)
+top = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(top)
+
+
+def test_a_notebooks_cells_and_a_files_tests_stay_together():
+    cells = [f"notebooks/03_qkv.ipynb::Cell {k}" for k in range(3)]
+    assert {top.work_unit(c) for c in cells} == {"notebooks/03_qkv.ipynb"}
+    tests = ["tests/test_widgets.py::test_a[n-6]", "tests/test_widgets.py::test_b"]
+    assert {top.work_unit(t) for t in tests} == {"tests/test_widgets.py"}
+    # the browser files' other tests too (they share a file's page and server)
+    assert (
+        top.work_unit("tests/browser/test_lab.py::test_detectors_on_a_broken_notebook[chromium]")
+        == "tests/browser/test_lab.py"
+    )
+
+
+def test_each_run_of_a_whole_notebook_is_a_unit_of_its_own():
+    ids = [
+        "tests/browser/test_lab.py::test_notebook_in_lab[chromium-03_qkv.ipynb]",
+        "tests/browser/test_lab.py::test_notebook_in_lab[chromium-04_attention_scores.ipynb]",
+        "tests/browser/test_notebook7.py::test_notebook_in_notebook7[chromium-03_qkv.ipynb]",
+        "tests/test_notebook_clients.py::test_notebook_runs_under_papermill[03_qkv.ipynb]",
+    ]
+    assert [top.work_unit(i) for i in ids] == ids
