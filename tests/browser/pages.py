@@ -431,8 +431,9 @@ _DRAG_BOX_JS = """async (h) => {
 
 
 def move(page, i: int, k: int, key: str | None = None, timeout_ms: int = 5000, drag=False):
-    """Move handle k of explorer i one way (an arrow key, or with `drag` the mouse by
-    about one and a half steps in the key's direction); return (problem or None, ms).
+    """Move handle k of explorer i one way (a key: an arrow, or End or Home; or with
+    `drag` the mouse by about one and a half steps in the arrow's direction); return
+    (problem or None, ms).
 
     ms runs from the keydown (or mouse-down) event to the frame after the new
     picture loaded.

@@ -113,17 +113,19 @@ def wait_for_widgets(page, explorers: int, timeout_s: float = 30) -> None:
 
 
 def show_32_tokens(page, explorers: int) -> list[str]:
-    """Take the attention explorer (sliders n and d_k) to n = 32 with the arrow
-    keys, as a teacher would, so that the screenshots show a 32-token heatmap."""
+    """Take the attention explorer (sliders n and d_k) to n = 32 (its largest) with
+    the keyboard, as a teacher would: End, then arrow keys if need be; so that the
+    screenshots show a 32-token heatmap."""
     for i in reversed(range(explorers)):
         labels = [s.label for s in pages.sliders(page, i)]
         if "n" in labels and "d_k" in labels:
             k = labels.index("n")
-            for _ in range(40):
+            for attempt in range(40):
                 value = pages.sliders(page, i)[k].value
                 if value == 32:
                     return []
-                problem, _ = pages.move(page, i, k, "ArrowRight" if value < 32 else "ArrowLeft")
+                key = "End" if attempt == 0 else "ArrowRight" if value < 32 else "ArrowLeft"
+                problem, _ = pages.move(page, i, k, key)
                 if problem:
                     return [f"explorer {i + 1}, taking n to 32: {problem}"]
             return [f"explorer {i + 1}: n did not reach 32"]
