@@ -80,6 +80,11 @@ class Tab:
 
 # --------------------------------------------------------------------------- JupyterLab
 
+# How often the page and the server are asked whether a notebook has opened or run.
+# Every cell that Run All queued shows [*] until it has run, so three idle polls in a
+# row cannot fall in a gap between two cells, however short the interval.
+POLL_S = 0.1
+
 _NB = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 
 _CELL_STATE_JS = """(sel) => {
@@ -214,7 +219,7 @@ def open_notebook(
             and sessions[0]["kernel"]["execution_state"] == "idle"
         ):
             return
-        time.sleep(0.25)  # JupyterLab attaches a long notebook's cells in batches
+        time.sleep(POLL_S)  # JupyterLab attaches a long notebook's cells in batches
     raise AssertionError(
         f"{name}: no idle kernel and {n_cells} cells after {timeout_s:.0f} s "
         f"(page: {state and state['kernel']}, "
@@ -272,7 +277,7 @@ def wait_until_run(page, cells: list[dict], timeout_s: float = 120) -> list[str]
         settled = 0 if busy else settled + 1
         if settled >= 3:  # idle across three polls: not a gap between two cells
             break
-        time.sleep(0.25)
+        time.sleep(POLL_S)
     else:
         running = [
             i + 1
