@@ -27,9 +27,10 @@ c = get_config()  # noqa: F821 (JupyterHub's config loader provides it)
 
 # ----------------------------------------------------------------- measured limits
 # From the simulated class (make class, README "For a class"): a student's server
-# plus kernel holds 0.3 GB (RSS; 0.23 GB PSS) after notebook 05 and its explorer;
-# the limit leaves room for a second notebook's kernel. CPU comes in bursts (5 s to
-# start and run notebook 05, 80 ms per slider move): one core per student at most.
+# plus kernel holds 0.27-0.3 GB (RSS; 0.21-0.23 GB PSS) after notebook 05 and its
+# explorer; the limit leaves room for a second notebook's kernel. CPU comes in
+# bursts (about 4 s to start and run notebook 05, 60-90 ms per slider move): one
+# core per student at most.
 MEM_LIMIT = "1G"
 CPU_LIMIT = 1.0
 IDLE_TIMEOUT_S = 3600  # stop a server after an hour without activity
