@@ -11,6 +11,10 @@ worker starts its own JupyterLab and Notebook 7 (a few seconds each).
 
 pytest-xdist's own --dist loadgroup would do the same with markers, but it renames
 the tests to carry their group, which pytest 9 ignores; so this is a scheduler.
+
+The workers take units in the order of collection, so the longest come first: the
+browser tests, the papermill and nbconvert runs, the notebooks under nbval, then the
+rest, whose many short files even out the workers' finishing times.
 """
 
 from __future__ import annotations
@@ -28,6 +32,23 @@ def work_unit(nodeid: str) -> str:
     if any(part in nodeid for part in ONE_NOTEBOOK_EACH):
         return nodeid
     return nodeid.split("::", 1)[0]
+
+
+def running_order(nodeid: str) -> int:
+    """0 for the longest kinds of test, 3 for the short ones (collection order within)."""
+    path = nodeid.split("::", 1)[0]
+    if path.startswith("tests/browser/"):
+        return 0
+    if path == "tests/test_notebook_clients.py":
+        return 1
+    if path.startswith("notebooks/"):
+        return 2
+    return 3
+
+
+def pytest_collection_modifyitems(config, items):
+    """The longest tests first (a stable sort: a file's tests keep their order)."""
+    items.sort(key=lambda item: running_order(item.nodeid))
 
 
 def pytest_xdist_make_scheduler(config, log):

@@ -32,3 +32,14 @@ def test_each_run_of_a_whole_notebook_is_a_unit_of_its_own():
         "tests/test_notebook_clients.py::test_notebook_runs_under_papermill[03_qkv.ipynb]",
     ]
     assert [top.work_unit(i) for i in ids] == ids
+
+
+def test_the_longest_kinds_of_test_run_first():
+    ids = [
+        "tests/test_core.py::test_x",
+        "notebooks/03_qkv.ipynb::Cell 0",
+        "tests/test_notebook_clients.py::test_every_notebook_runs_under_nbconvert",
+        "tests/browser/test_lab.py::test_notebook_in_lab[chromium-03_qkv.ipynb]",
+        "attnlib/core.py::attnlib.core.attention",
+    ]
+    assert sorted(ids, key=top.running_order) == [ids[3], ids[2], ids[1], ids[0], ids[4]]
