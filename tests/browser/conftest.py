@@ -81,7 +81,7 @@ def open_tab(new_context, width: int = 1280, height: int = 900) -> Tab:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """Keep each phase's report on the item: a page kept for the session is
-    screenshot at the end of a test that failed (_notebook_tab)."""
+    screenshot at the end of a test that failed (_screenshot_if_failed)."""
     outcome = yield
     setattr(item, f"report_{call.when}", outcome.get_result())
 
@@ -223,7 +223,8 @@ def _lab_session(server, context):
 def _lab_tab(server, tab: Tab, request):
     """The session's JupyterLab page for one test: what it reports starts now; after
     the test its notebooks are saved and closed, its kernels shut down. If JupyterLab
-    cannot close them (a dialog left open by a failure), the page loads Lab afresh."""
+    cannot close them, or a dialog stays open (after a failure), the page loads Lab
+    afresh for the next test."""
     from .pages import close_notebooks, open_lab
 
     tab.mark()
@@ -231,6 +232,8 @@ def _lab_tab(server, tab: Tab, request):
     _screenshot_if_failed(tab, request)
     try:
         left = close_notebooks(tab.page)
+        if tab.page.locator(".jp-Dialog").count():
+            left = "a dialog"
     except Exception as err:
         left = f"{err}"
     _end_notebook(server)
