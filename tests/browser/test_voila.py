@@ -33,28 +33,7 @@ def test_classroom_page_in_voila(new_context, tmp_path_factory, record_property)
     try:
         tab = open_tab(new_context, width=1920, height=1080)
         page = tab.page
-        response = page.goto(server.url + "/", timeout=90_000)
-        assert response is not None and response.status == 200, (
-            f"Voilà answered {response and response.status} for {name}"
-        )
-        # Voilà removes its spinner when every cell has run; the widgets
-        # render a moment later
-        page.wait_for_selector("#loading", state="detached", timeout=90_000)
-        calls = [c for c in cells if c["type"] == "code" and EXPLORER_CALL.search(c["source"])]
-        wait_for_widgets(page, len(calls))
-        server.remember_children()
-        problems = pages.page_problems(page, cells)
-        found, counts = pages.check_explorers(page)
-        problems += found + unmoved(name, counts["labels"])
-        if counts["explorers"] < len(calls):
-            problems.append(
-                f"{len(calls)} cell(s) call an explorer, the page shows {counts['explorers']}"
-            )
-        problems += [
-            f"after the slider moves, {p}"
-            for p in pages.page_problems(page, cells)
-            if p not in problems
-        ]
+        problems, counts = run_page(page, server, name, cells)
         clicked, click_ms = click_a_cell(page)
         problems += clicked
         problems += show_32_tokens(page, counts["explorers"])
@@ -76,6 +55,34 @@ def test_classroom_page_in_voila(new_context, tmp_path_factory, record_property)
         assert not problems, report(problems, f"{name} in Voilà")
     finally:
         server.stop()
+
+
+def run_page(page, server, name: str, cells: list[dict]) -> tuple[list[str], dict]:
+    """Open Voilà's page of `name` (its cells: `cells`), wait until every cell has run
+    and the explorers are shown, move every slider both ways; return (problems, the
+    explorers' counts). Shared by the English and the Chinese classroom pages."""
+    response = page.goto(server.url + "/", timeout=90_000)
+    assert response is not None and response.status == 200, (
+        f"Voilà answered {response and response.status} for {name}"
+    )
+    # Voilà removes its spinner when every cell has run; the widgets render a moment later
+    page.wait_for_selector("#loading", state="detached", timeout=90_000)
+    calls = [c for c in cells if c["type"] == "code" and EXPLORER_CALL.search(c["source"])]
+    wait_for_widgets(page, len(calls))
+    server.remember_children()
+    problems = pages.page_problems(page, cells)
+    found, counts = pages.check_explorers(page)
+    problems += found + unmoved(name, counts["labels"])
+    if counts["explorers"] < len(calls):
+        problems.append(
+            f"{len(calls)} cell(s) call an explorer, the page shows {counts['explorers']}"
+        )
+    problems += [
+        f"after the slider moves, {p}"
+        for p in pages.page_problems(page, cells)
+        if p not in problems
+    ]
+    return problems, counts
 
 
 # The classroom's main explorer: attnlib.explorer(**MAIN), large

@@ -20,7 +20,7 @@ import pytest
 from . import pages, servers
 from .conftest import artifact, open_tab, skip_or_fail
 from .test_lab import RUN_ALL, report, run_notebook, summary
-from .test_voila import EXPLORER_CALL, shoot, unmoved, wait_for_widgets
+from .test_voila import run_page, shoot
 
 ZH_LAB_NOTEBOOKS = ["00_start_here.ipynb", "04_attention_scores.ipynb"]
 PACK = "jupyterlab_language_pack_zh_CN"
@@ -60,24 +60,7 @@ def test_chinese_classroom_page_in_voila(new_context, tmp_path_factory, record_p
     try:
         tab = open_tab(new_context, width=1920, height=1080)
         page = tab.page
-        response = page.goto(server.url + "/", timeout=90_000)
-        assert response is not None and response.status == 200
-        page.wait_for_selector("#loading", state="detached", timeout=90_000)
-        calls = [c for c in cells if c["type"] == "code" and EXPLORER_CALL.search(c["source"])]
-        wait_for_widgets(page, len(calls))
-        server.remember_children()
-        problems = pages.page_problems(page, cells)
-        found, counts = pages.check_explorers(page)
-        problems += found + unmoved(name, counts["labels"])
-        if counts["explorers"] < len(calls):
-            problems.append(
-                f"{len(calls)} cell(s) call an explorer, the page shows {counts['explorers']}"
-            )
-        problems += [
-            f"after the slider moves, {p}"
-            for p in pages.page_problems(page, cells)
-            if p not in problems
-        ]
+        problems, counts = run_page(page, server, name, cells)
         found, chars = pages.boxes(page)
         problems += found + tab.problems()
         shoot(page, "zh-classroom", counts["explorers"])
