@@ -415,23 +415,38 @@ _HANDLE_JS = """(h, i) => ({
                        .querySelectorAll('img')).map(img => img.src),
 })"""
 
-# The handle centred in the window (no sticky toolbar over it) only if it is not in
-# view already, then its box once it stops moving (cells scrolled into view are laid
-# out and push the page about) and the width of its track.
+# The handle's box once it stops moving (cells scrolled into view are laid out and
+# push the page about), the width of its track, and what the pointer would press at
+# the box's centre. If that is not the handle (off screen, or under Notebook 7's
+# sticky toolbar, whose bottom edge is at about 100 px), the handle is centred in
+# the window and measured again.
 _DRAG_BOX_JS = """async (h) => {
-  const r0 = h.getBoundingClientRect();
-  if (r0.top < 80 || r0.bottom > window.innerHeight - 40) h.scrollIntoView({block: 'center'});
   const frame = () => new Promise(done => requestAnimationFrame(() => done()));
-  let box = h.getBoundingClientRect();
-  for (let k = 0; k < 60; k++) {
-    await frame(); await frame();
-    const now = h.getBoundingClientRect();
-    if (now.x === box.x && now.y === box.y && now.width === box.width) break;
-    box = now;
+  const steady = async () => {
+    let box = h.getBoundingClientRect();
+    for (let k = 0; k < 60; k++) {
+      await frame(); await frame();
+      const now = h.getBoundingClientRect();
+      if (now.x === box.x && now.y === box.y && now.width === box.width) break;
+      box = now;
+    }
+    return box;
+  };
+  // what the pointer would press: tag.class.names (an SVG's className is an object)
+  const describe = e => !e ? 'nothing' : e.tagName.toLowerCase() +
+      (typeof e.className === 'string' && e.className.trim()
+          ? '.' + e.className.trim().split(/\\s+/).join('.') : '');
+  let box, top;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    box = await steady();
+    top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    if (top && h.contains(top)) break;
+    h.scrollIntoView({block: 'center'});
   }
   const track = h.closest('.noUi-base, .ui-slider');
   return {x: box.x, y: box.y, width: box.width, height: box.height,
-          track: track ? track.getBoundingClientRect().width : 0};
+          track: track ? track.getBoundingClientRect().width : 0,
+          covered: top && h.contains(top) ? null : describe(top)};
 }"""
 
 
@@ -449,7 +464,9 @@ def move(page, i: int, k: int, key: str | None = None, timeout_ms: int = 5000, d
     key = key or ("ArrowLeft" if now >= high else "ArrowRight")
     if drag:
         action = f"dragging {'right' if key == 'ArrowRight' else 'left'}"
-        _drag(page, handle, +1 if key == "ArrowRight" else -1, high - low)
+        covered = _drag(page, handle, +1 if key == "ArrowRight" else -1, high - low)
+        if covered:
+            return f"{action}: the pointer cannot take hold of the handle: {covered}", None
     else:
         action = key
         handle.press(key)
@@ -480,15 +497,34 @@ def steady_box(locator, timeout_s: float = 3) -> dict:
     return box
 
 
-def _drag(page, handle, direction: int, span: float) -> None:
-    """Drag a slider handle with the mouse, as a learner does, by about 1.5 steps."""
-    box = handle.evaluate(_DRAG_BOX_JS)
+def _drag(page, handle, direction: int, span: float) -> str | None:
+    """Drag a slider handle with the mouse, as a learner does, by about 1.5 steps;
+    or return why the pointer could not take hold of it.
+
+    The press must grab the handle (noUiSlider marks it active): a page that moved
+    between measuring and pressing (Notebook 7 lays out cells as they scroll into
+    view) is measured again, up to three times, as a learner would look again.
+    """
+    for _ in range(3):
+        box = handle.evaluate(_DRAG_BOX_JS)
+        if box["covered"]:
+            return f"{box['covered']} is over it"
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        if handle.evaluate(_GRABBED_JS):
+            break
+        page.mouse.up()
+    else:
+        return f"a press at its centre ({x:.0f}, {y:.0f}) did not take hold of it, three times"
     dx = max(8.0, 1.5 * box["track"] / max(span, 1.0))
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
-    page.mouse.down()
     page.mouse.move(x + direction * dx, y, steps=4)
     page.mouse.up()
+    return None
+
+
+# noUiSlider marks the handle it is dragging; jQuery UI (ipywidgets 7) the active one
+_GRABBED_JS = "h => h.matches('.noUi-active, .ui-state-active') || !!h.closest('.noUi-active')"
 
 
 def check_explorers(

@@ -310,3 +310,26 @@ def test_detectors_on_a_broken_notebook(lab, lab_tab, lab_root):
     }
     missed = [what for what, pattern in expected.items() if not re.search(pattern, text)]
     assert not missed, f"detectors missed {missed}; they reported:\n{text}"
+
+    # The mouse drags that Notebook 7's tests use: a drag moves the working stand-in,
+    # and a handle the pointer cannot take hold of is reported, not dragged blind
+    page = lab_tab.page
+    assert pages.move(page, 0, 0, drag=True)[0] is None, "dragging the stand-in failed"
+    page.evaluate(
+        "() => { const d = document.createElement('div'); d.className = 'bt-cover';"
+        " d.style.cssText = 'position: fixed; inset: 0; z-index: 10000';"
+        " document.body.appendChild(d); }"
+    )
+    covered, _ = pages.move(page, 0, 0, drag=True)
+    assert covered == (
+        "dragging right: the pointer cannot take hold of the handle: div.bt-cover is over it"
+    ), covered
+    page.evaluate(
+        "() => { document.querySelector('.bt-cover').remove();"
+        " document.querySelector('[data-bt-explorer=\"0\"] .noUi-target')"
+        ".setAttribute('disabled', ''); }"
+    )
+    disabled, _ = pages.move(page, 0, 0, drag=True)
+    assert disabled is not None and disabled.startswith(
+        "dragging right: the pointer cannot take hold of the handle: a press at its centre"
+    ), disabled
