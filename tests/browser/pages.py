@@ -497,6 +497,10 @@ def steady_box(locator, timeout_s: float = 3) -> dict:
     return box
 
 
+# noUiSlider marks the handle it is dragging; jQuery UI (ipywidgets 7) the active one
+_GRABBED_JS = "h => h.matches('.noUi-active, .ui-state-active') || !!h.closest('.noUi-active')"
+
+
 def _drag(page, handle, direction: int, span: float) -> str | None:
     """Drag a slider handle with the mouse, as a learner does, by about 1.5 steps;
     or return why the pointer could not take hold of it.
@@ -521,10 +525,6 @@ def _drag(page, handle, direction: int, span: float) -> str | None:
     page.mouse.move(x + direction * dx, y, steps=4)
     page.mouse.up()
     return None
-
-
-# noUiSlider marks the handle it is dragging; jQuery UI (ipywidgets 7) the active one
-_GRABBED_JS = "h => h.matches('.noUi-active, .ui-state-active') || !!h.closest('.noUi-active')"
 
 
 def check_explorers(
