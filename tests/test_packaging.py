@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 try:
     import tomllib
@@ -15,18 +17,14 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
-REQUIREMENT = re.compile(
-    r"^\s*([A-Za-z0-9_.\-]+)\s*((?:(?:>=|<)\s*[0-9][0-9.]*\s*,?\s*)*)\s*(?:;.*)?$"
-)
 
 
 def _parse(requirements):
-    """{'numpy': '>=1.24', 'jsonschema': '<4.25', ...} from strings like 'numpy>=1.24'."""
+    """{'numpy': '>=1.24', 'jsonschema': '<4.25', ...} from strings like 'numpy>=1.24'
+    (pip's and conda's simple specs alike: a name and version bounds)."""
     out = {}
-    for req in requirements:
-        match = REQUIREMENT.match(req)
-        assert match, f"cannot read requirement {req!r}: use 'name>=version' or 'name<version'"
-        out[match[1].lower().replace("_", "-")] = re.sub(r"\s+", "", match[2]) or None
+    for req in map(Requirement, requirements):
+        out[canonicalize_name(req.name)] = str(req.specifier) or None
     return out
 
 
