@@ -1,16 +1,26 @@
 """attnlib: self-attention in numpy, with heatmaps and sliders for teaching it.
 
+The package has five wings, each a folder whose ``__init__`` says what it
+holds and what it may import: :mod:`.maths` (numpy only), :mod:`.pictures`
+(matplotlib), :mod:`.explorers` (ipywidgets), :mod:`.lessons` (checks,
+solutions, explain) and :mod:`.i18n` (the language). Imports run one way,
+maths → pictures → explorers, and only the explorers and this module import
+the lessons (``tests/test_wings.py`` reads every import to keep it so).
 Importing attnlib loads numpy only. Plotting (matplotlib) and the explorers
 (ipywidgets) load the first time they are used, e.g. ``attnlib.explorer()``.
+The modules' paths from before the wings (``attnlib.stats``,
+``attnlib.plotting``, ``attnlib.checks``, ...) keep working (:mod:`._moved`).
 """
 
 from __future__ import annotations
 
 import importlib
 
-from . import reference
-from .backward import Gradients, self_attention_backward
-from .core import (
+from . import _moved
+from .i18n import get_language, set_language
+from .maths import reference
+from .maths.backward import Gradients, self_attention_backward
+from .maths.core import (
     Attention,
     MultiHead,
     attention,
@@ -20,8 +30,9 @@ from .core import (
     self_attention,
     softmax,
 )
-from .data import Example, MultiHeadExample, toy_example, toy_multi_head
-from .i18n import get_language, set_language
+from .maths.data import Example, MultiHeadExample, toy_example, toy_multi_head
+
+_moved.install()
 
 __version__ = "0.1.0"
 
@@ -57,22 +68,24 @@ __all__ = [
     "widgets",
 ]
 
-# name -> module that defines it; loaded on first access (PEP 562)
+# modules loaded on first access (PEP 562), by their names from before the wings
 _LAZY_MODULES = {"charts", "checks", "lookup", "plotting", "solutions", "stats", "widgets"}
-_LAZY_MODULES |= {"heatmap", "layout", "readouts", "views"}  # the picture half's parts
-_LAZY_MODULES.add("demo")
+_LAZY_MODULES |= {"heatmap", "layout", "readouts", "views", "demo", "data", "core"}
+_LAZY_MODULES |= {"backward", "cell_values", "explanation", "fonts"}
+_LAZY_MODULES |= {"maths", "pictures", "explorers", "lessons"}  # the wings themselves
+# name -> module that defines it; loaded on first access
 _LAZY_NAMES = {
-    "explain": "explanation",
-    "Explanation": "explanation",
-    "explorer": "widgets",
-    "AttentionExplorer": "widgets",
-    "embedding_explorer": "widgets",
-    "qkv_explorer": "widgets",
-    "scaling_explorer": "widgets",
-    "learned_explorer": "widgets",
-    "LearnedExplorer": "widgets",
-    "plot_attention": "plotting",
-    "show_error": "demo",
+    "explain": "lessons.explanation",
+    "Explanation": "lessons.explanation",
+    "explorer": "explorers",
+    "AttentionExplorer": "explorers",
+    "embedding_explorer": "explorers",
+    "qkv_explorer": "explorers",
+    "scaling_explorer": "explorers",
+    "learned_explorer": "explorers",
+    "LearnedExplorer": "explorers",
+    "plot_attention": "pictures.plotting",
+    "show_error": "lessons.demo",
 }
 
 

@@ -14,8 +14,8 @@ import os
 import sys
 from pathlib import Path
 
-from .core import self_attention
-from .data import MAX_SEED, toy_example
+from .maths.core import self_attention
+from .maths.data import MAX_SEED, toy_example
 
 
 def _int_in(name: str, low: int, high: int):
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             f"--out: cannot write {args.out!r}: no permission to write in {str(out.parent)!r}"
         )
 
-    from .plotting import plot_attention  # matplotlib only once the arguments are good
+    from .pictures.plotting import plot_attention  # matplotlib only once the arguments are good
 
     example = toy_example(args.n, d=args.d, d_k=args.d_k, seed=args.seed)
     figure = plot_attention(self_attention(*example[1:]), example.tokens, size=args.size)

@@ -42,7 +42,7 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 import attnlib
-from attnlib.plotting import attention_panels, draw_panels
+from attnlib.pictures.plotting import attention_panels, draw_panels
 
 ROUNDS = 8  # n changes per row
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import attnlib
-from attnlib.backward import Gradients, self_attention_backward
+from attnlib.maths.backward import Gradients, self_attention_backward
 
 SHAPES = [  # (n, d, d_k, d_v)
     (1, 1, 1, 1),

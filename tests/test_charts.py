@@ -7,7 +7,7 @@ import pytest
 
 import attnlib
 from attnlib import self_attention, toy_example
-from attnlib.plotting import StaticFigure
+from attnlib.pictures.plotting import StaticFigure
 
 
 def example(n=6, d_k=4, seed=0):
@@ -16,8 +16,8 @@ def example(n=6, d_k=4, seed=0):
 
 
 def test_plot_cost_holds_the_measurements_the_fits_and_n_squared():
-    from attnlib.charts import plot_cost
-    from attnlib.stats import loglog_slope
+    from attnlib.maths.stats import loglog_slope
+    from attnlib.pictures.charts import plot_cost
 
     ns = np.array([100, 200, 400, 800])
     memory = 16.0 * ns**2  # bytes: slope 2
@@ -45,7 +45,7 @@ def test_plot_cost_holds_the_measurements_the_fits_and_n_squared():
 
 
 def test_plot_cost_fit_is_least_squares_on_noisy_data():
-    from attnlib.charts import plot_cost
+    from attnlib.pictures.charts import plot_cost
 
     ns = np.array([128, 256, 512, 1024])
     seconds = np.array([1.0, 3.0, 14.0, 50.0]) * 1e-4
@@ -60,7 +60,7 @@ def test_plot_cost_fit_is_least_squares_on_noisy_data():
 
 
 def test_plot_cost_rejects_what_a_log_axis_cannot_show():
-    from attnlib.charts import plot_cost
+    from attnlib.pictures.charts import plot_cost
 
     ns = [128, 256, 512]
     with pytest.raises(ValueError, match="seconds has 2 entries but ns has 3"):
@@ -72,7 +72,7 @@ def test_plot_cost_rejects_what_a_log_axis_cannot_show():
 
 
 def test_plot_mix_draws_the_row_of_weights_and_the_values_above_their_mix():
-    from attnlib.charts import plot_mix
+    from attnlib.pictures.charts import plot_mix
 
     ex, att = example(n=6, d_k=4, seed=0)
     fig = plot_mix(att, ex.tokens, 1)
@@ -95,7 +95,7 @@ def test_plot_mix_draws_the_row_of_weights_and_the_values_above_their_mix():
 
 
 def test_plot_mix_rejects_a_query_out_of_range_and_cross_attention():
-    from attnlib.charts import plot_mix
+    from attnlib.pictures.charts import plot_mix
 
     ex, att = example(n=4)
     for bad in (4, -1, 1.0, True):
@@ -109,7 +109,7 @@ def test_plot_mix_rejects_a_query_out_of_range_and_cross_attention():
 
 
 def test_plot_score_variance_draws_both_curves_and_the_d_k_reference():
-    from attnlib.charts import plot_score_variance
+    from attnlib.pictures.charts import plot_score_variance
 
     d_ks = np.array([1, 4, 16, 64])
     unscaled, scaled = [1.1, 3.9, 16.5, 63.0], [1.1, 0.98, 1.03, 0.98]
@@ -127,7 +127,7 @@ def test_plot_score_variance_draws_both_curves_and_the_d_k_reference():
 
 
 def test_plot_saturation_has_three_panels_with_their_curves_and_ranges():
-    from attnlib.charts import plot_saturation
+    from attnlib.pictures.charts import plot_saturation
 
     d_ks = [1, 16, 256]
     curves = {
@@ -159,7 +159,7 @@ def test_plot_saturation_has_three_panels_with_their_curves_and_ranges():
 def test_plot_losses_draws_each_run_as_a_line_with_its_losses():
     import math
 
-    from attnlib.charts import plot_losses
+    from attnlib.pictures.charts import plot_losses
 
     one = np.array([2.3, 1.0, 0.2])
     runs = np.array([[2.4, 2.2, 2.0], [2.5, 1.5, 0.5]])
@@ -178,7 +178,7 @@ def test_plot_losses_draws_each_run_as_a_line_with_its_losses():
 
 
 def test_plot_losses_without_a_chance_line():
-    from attnlib.charts import plot_losses
+    from attnlib.pictures.charts import plot_losses
 
     fig = plot_losses({"one run": [2.0, 1.0]}, chance=None)
     assert len(fig.axes[0].get_lines()) == 1
@@ -186,7 +186,7 @@ def test_plot_losses_without_a_chance_line():
 
 @pytest.mark.parametrize("curves", [{}, {"x": [1.0, -1.0]}, {"x": []}, {"x": [[1.0], [1.0, 2.0]]}])
 def test_plot_losses_refuses_curves_it_cannot_draw(curves):
-    from attnlib.charts import plot_losses
+    from attnlib.pictures.charts import plot_losses
 
     with pytest.raises(ValueError, match="curves"):
         plot_losses(curves)

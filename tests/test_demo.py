@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import attnlib
-from attnlib.demo import CaughtError, show_error
+from attnlib.lessons.demo import CaughtError, show_error
 
 
 def _mismatched():

@@ -11,8 +11,8 @@ import pytest
 
 import attnlib
 from attnlib import reference
-from attnlib.data import hand_example
-from attnlib.explanation import ELLIPSIS, Explanation, explain, shown
+from attnlib.lessons.explanation import ELLIPSIS, Explanation, explain, shown
+from attnlib.maths.data import hand_example
 
 
 def _hand():
@@ -425,4 +425,4 @@ def test_explain_loads_numpy_only():
         "print(sorted(m for m in ('matplotlib', 'ipywidgets', 'IPython') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split("\n")[:2] == ["attnlib.explanation True", "[]"]
+    assert out.stdout.split("\n")[:2] == ["attnlib.lessons.explanation True", "[]"]

@@ -66,8 +66,8 @@ def test_the_subset_holds_every_character_of_the_chinese_catalogue_that_dejavu_l
     drawn -= fonts.first_font_characters()  # DejaVu Sans, first in the list, draws these
     missing = sorted(c for c in drawn if ord(c) not in cmap)
     assert not missing, (
-        f"{fonts.FONT_FILE.name} lacks {''.join(missing)!r}, used in attnlib/locale_zh: "
-        f"regenerate it with `{RERUN}` and commit attnlib/font_files/"
+        f"{fonts.FONT_FILE.name} lacks {''.join(missing)!r}, used in attnlib/i18n/zh: "
+        f"regenerate it with `{RERUN}` and commit attnlib/pictures/font_files/"
     )
 
 
@@ -131,7 +131,7 @@ def test_a_wheel_ships_the_font_and_its_licence():
     root = Path(attnlib.__file__).parent
     setup = tomllib.loads((root.parent / "pyproject.toml").read_text(encoding="utf-8"))
     folder = fonts.FONT_FILE.parent
-    package = f"attnlib.{folder.name}"
+    package = f"attnlib.pictures.{folder.name}"
     assert package in setup["tool"]["setuptools"]["packages"]  # else a wheel leaves it out
     patterns = setup["tool"]["setuptools"]["package-data"][package]
     shipped = {p for pattern in patterns for p in folder.glob(pattern)}

@@ -12,7 +12,7 @@ import numpy as np
 
 import attnlib
 from attnlib import reference
-from attnlib.data import Example, hand_example
+from attnlib.maths.data import Example, hand_example
 
 
 def test_shapes_tokens_and_small_integers():

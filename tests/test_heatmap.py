@@ -12,8 +12,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from attnlib import self_attention, toy_example
-from attnlib.cell_values import CellValues, format_value
-from attnlib.heatmap import Heatmap, heatmap, share_limit, symmetric_limit
+from attnlib.pictures.cell_values import CellValues, format_value
+from attnlib.pictures.heatmap import Heatmap, heatmap, share_limit, symmetric_limit
 
 
 def render(fig) -> np.ndarray:
@@ -233,7 +233,7 @@ def test_cell_values_are_real_text_in_vector_output():
 def test_the_hatching_covers_exactly_the_masked_cells_and_follows_a_new_mask():
     from matplotlib.figure import Figure
 
-    from attnlib.heatmap import heatmap
+    from attnlib.pictures.heatmap import heatmap
 
     mask = np.tri(4, dtype=bool)  # causal: 6 cells above the diagonal hidden
     h = heatmap(Figure().add_subplot(), np.ones((4, 4)), mask=mask)

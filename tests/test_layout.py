@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from attnlib.layout import Panel, PanelFigure, draw_panels, geometry, grid_shape
+from attnlib.pictures.layout import Panel, PanelFigure, draw_panels, geometry, grid_shape
 
 
 def test_panel_takes_keywords_only():

@@ -10,8 +10,8 @@ import pytest
 
 import attnlib
 from attnlib import explain, lookup
-from attnlib.readouts import learned_readout
-from attnlib.widgets import LearnedExplorer
+from attnlib.explorers.learned import LearnedExplorer
+from attnlib.explorers.readouts import learned_readout
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from PIL import Image
 
 import attnlib
 from attnlib import self_attention, toy_example
-from attnlib.plotting import (
+from attnlib.pictures.plotting import (
     Panel,
     StaticFigure,
     attention_panels,
@@ -134,7 +134,7 @@ def test_shared_limit_follows_new_numbers_panel_by_panel_as_the_fast_redraw_does
     new = toy_example(6, d_k=3, d_v=2, seed=7)
     new_att = self_attention(*new[1:])
     for h, M in zip(heatmaps, (new_att.Q, new_att.K, new_att.V), strict=True):
-        h.update(M)  # one at a time, like attnlib._render's fast path
+        h.update(M)  # one at a time, like attnlib.pictures.redraw's fast path
     fresh = plot_qkv(new_att, new.tokens)
     assert [h.image.get_clim() for h in heatmaps] == qkv_limits(fresh)
     assert len(set(qkv_limits(fresh))) == 1

@@ -9,9 +9,14 @@ import numpy as np
 import pytest
 
 from attnlib import self_attention, toy_example
-from attnlib.readouts import attention_readout, embedding_readout, qkv_readout, scaling_readout
-from attnlib.stats import max_weight, row_entropy, scaling_comparison
-from attnlib.views import attention_view, embedding_view, qkv_view, scaling_view
+from attnlib.explorers.readouts import (
+    attention_readout,
+    embedding_readout,
+    qkv_readout,
+    scaling_readout,
+)
+from attnlib.explorers.views import attention_view, embedding_view, qkv_view, scaling_view
+from attnlib.maths.stats import max_weight, row_entropy, scaling_comparison
 
 
 def test_readouts_and_views_load_without_ipywidgets():

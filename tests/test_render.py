@@ -1,4 +1,4 @@
-"""attnlib._render: the three redraw paths, the layout cache and the PNG encoder."""
+"""attnlib.pictures.redraw: the three redraw paths, the layout cache and the PNG encoder."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import io
 import numpy as np
 from PIL import Image
 
-from attnlib import _render, self_attention, toy_example
-from attnlib._render import FastCanvas, encode_png
-from attnlib.plotting import attention_panels, plot_attention
+from attnlib import self_attention, toy_example
+from attnlib.pictures import redraw
+from attnlib.pictures.plotting import attention_panels, plot_attention
+from attnlib.pictures.redraw import FastCanvas, encode_png
 
 
 def panels(n, seed=0, d_k=4):
@@ -43,7 +44,7 @@ def test_each_path_shows_what_a_static_figure_of_the_same_panels_shows():
 
 
 def test_the_layout_cache_is_bounded_and_small(monkeypatch):
-    monkeypatch.setattr(_render, "MAX_LAYOUTS", 3)
+    monkeypatch.setattr(redraw, "MAX_LAYOUTS", 3)
     canvas = FastCanvas()
     for n in (2, 3, 4, 5, 6):
         canvas.show(panels(n))

@@ -40,6 +40,6 @@ def test_the_longest_kinds_of_test_run_first():
         "notebooks/03_qkv.ipynb::Cell 0",
         "tests/test_notebook_clients.py::test_every_notebook_runs_under_nbconvert",
         "tests/browser/test_lab.py::test_notebook_in_lab[chromium-03_qkv.ipynb]",
-        "attnlib/core.py::attnlib.core.attention",
+        "attnlib/maths/core.py::attnlib.maths.core.attention",
     ]
     assert sorted(ids, key=top.running_order) == [ids[3], ids[2], ids[1], ids[0], ids[4]]

@@ -11,8 +11,8 @@ from PIL import Image
 
 import attnlib
 from attnlib import explain, self_attention, toy_example
-from attnlib.layout import Panel, geometry
-from attnlib.widgets import NO_CELL, event_pixel
+from attnlib.explorers.controller import NO_CELL, event_pixel
+from attnlib.pictures.layout import Panel, geometry
 
 
 def png_size(e) -> tuple[int, int]:
@@ -234,7 +234,7 @@ def test_a_failing_click_is_shown_under_the_picture(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom in explain")
 
-    monkeypatch.setattr(attnlib.widgets, "explain", broken)
+    monkeypatch.setattr(attnlib.explorers.controller, "explain", broken)
     ipyevents_click(e, click_event(e, (1, 1)))
     assert isinstance(e.last_error, RuntimeError)
     assert "boom in explain" in "".join(o.get("text", "") for o in e.errors.outputs)

@@ -12,7 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attnlib import self_attention, softmax, toy_example
-from attnlib.stats import max_weight, row_entropy, saturation, scaling_comparison, score_variance
+from attnlib.maths.stats import (
+    max_weight,
+    row_entropy,
+    saturation,
+    scaling_comparison,
+    score_variance,
+)
 
 
 def entropy_loop(weights):

@@ -15,10 +15,15 @@ from matplotlib.figure import Figure
 
 import attnlib
 from attnlib import self_attention, toy_example
-from attnlib.cell_values import CellValues
-from attnlib.readouts import attention_readout, embedding_readout, qkv_readout, scaling_readout
-from attnlib.stats import scaling_comparison
-from attnlib.widgets import AttentionExplorer
+from attnlib.explorers.attention import AttentionExplorer
+from attnlib.explorers.readouts import (
+    attention_readout,
+    embedding_readout,
+    qkv_readout,
+    scaling_readout,
+)
+from attnlib.maths.stats import scaling_comparison
+from attnlib.pictures.cell_values import CellValues
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

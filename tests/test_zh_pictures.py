@@ -21,7 +21,7 @@ from attnlib import (
     toy_example,
     toy_multi_head,
 )
-from attnlib.stats import scaling_comparison
+from attnlib.maths.stats import scaling_comparison
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

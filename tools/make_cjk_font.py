@@ -7,7 +7,7 @@ the subset is a few dozen kB). Rerun after adding or changing a translation:
     .venv/bin/python tools/make_cjk_font.py
 
 It needs Debian's ``fonts-noto-cjk`` (``apt-get install -y fonts-noto-cjk``) and
-fontTools (a matplotlib dependency). It writes ``attnlib/font_files/`` : the subset,
+fontTools (a matplotlib dependency). It writes ``attnlib/pictures/font_files/`` : the subset,
 renamed so that it never shadows a full Noto installed on the machine, and the
 SIL Open Font License it is distributed under, with the font's copyright line.
 """

@@ -1,0 +1,41 @@
+"""The explorers wing: sliders, a picture and a readout, live in a notebook.
+
+Here live what each explorer shows for given control values, as pure
+functions (:mod:`.views`), the text under the pictures (:mod:`.readouts`),
+the base widget that wires controls to a view (:mod:`.controller`) and one
+module per family of explorers. It may import every other wing; it is the
+only one that imports ipywidgets (and ipyevents).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+#: public name -> the module of this wing that defines it, loaded on first use so that
+#: ``attnlib.explorers.views`` (pure functions) does not import ipywidgets
+_NAMES = {
+    "LIMITS": "controller",
+    "Explorer": "controller",
+    "event_pixel": "controller",
+    "AttentionExplorer": "attention",
+    "explorer": "attention",
+    "EmbeddingExplorer": "embedding",
+    "embedding_explorer": "embedding",
+    "QKVExplorer": "qkv",
+    "qkv_explorer": "qkv",
+    "ScalingExplorer": "scaling",
+    "scaling_explorer": "scaling",
+    "LearnedExplorer": "learned",
+    "learned_explorer": "learned",
+}
+__all__ = sorted(_NAMES)
+
+
+def __getattr__(name: str):
+    if name in _NAMES:
+        return getattr(importlib.import_module(f".{_NAMES[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_NAMES))

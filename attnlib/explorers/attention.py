@@ -1,0 +1,130 @@
+"""The main explorer: scores and weights of the toy sentence, with heads and a mask."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import ipywidgets as widgets
+
+from ..i18n import tr
+from . import views
+from .controller import LIMITS, Explorer, selection_html
+
+__all__ = ["AttentionExplorer", "explorer"]
+
+
+class AttentionExplorer(Explorer):
+    """Scores and weights of the toy sentence; sliders n, d_k, seed, heads and a mask choice
+    (see :func:`explorer`).
+
+    Attributes: ``example``, ``attention`` and ``multi_head`` (see
+    :func:`attnlib.views.attention_view`); ``mask`` is a ToggleButtons over
+    ``views.MASKS``.
+    """
+
+    CONTROLS = ("n", "d_k", "seed", "heads", "mask")
+    FIXED = ("d",)
+    LIMITS: ClassVar[dict[str, tuple[int, int, str]]] = {
+        **LIMITS,
+        "heads": (1, 8, "number of heads, each of width d_k"),
+    }
+    DEFAULTS: ClassVar[dict[str, object]] = {"heads": 1, "mask": "none"}  # left out of repr
+    view = staticmethod(views.attention_view)
+
+    def make_control(self, name: str, value) -> widgets.ValueWidget:
+        if name != "mask":
+            return super().make_control(name, value)
+        if not isinstance(value, str) or value not in views.MASKS:
+            raise ValueError(f"mask must be one of {list(views.MASKS)}, got {value!r}")
+        return widgets.ToggleButtons(
+            options=[(tr("none"), "none"), (tr("causal"), "causal")],
+            value=value,
+            description="mask",
+            tooltips=[tr("every query sees every key"), tr("query i sees keys 0 … i only")],
+            style={"description_width": "100px" if self.size == "large" else "40px"},
+        )
+
+    def __init__(self, *, heads: int = 1, mask: str = "none", **values):
+        super().__init__(heads=heads, mask=mask, **values)
+
+    def __repr__(self) -> str:
+        # Reads as it always did at the defaults; heads and mask appear once moved.
+        parts = [
+            f"{name}={value!r}"
+            for name, value in self.values().items()
+            if name not in self.DEFAULTS or value != self.DEFAULTS[name]
+        ]
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def describe_selection(self) -> str:
+        """Every number behind the selected score: ``attnlib.explain(...).html()``.
+
+        With several heads it explains head 0, the one-head example; the other
+        heads' numbers are ``attnlib.explain(e.multi_head.heads[h], i, j)``.
+        """
+        text = selection_html(self.attention, self.example.tokens, self.selection)
+        if text and len(self.multi_head.heads) > 1:
+            text = f"<p>{tr('head 0 of {heads}:', heads=len(self.multi_head.heads))}</p>" + text
+        return text
+
+
+def explorer(
+    n: int = 6,
+    d_k: int = 4,
+    seed: int = 0,
+    d: int = 8,
+    *,
+    heads: int = 1,
+    mask: str = "none",
+    size: str = "normal",
+) -> AttentionExplorer:
+    """The chapter's computation, live: sliders n, d_k, seed above the scores and weights heatmaps.
+
+    Moving a slider recomputes ``self_attention(*toy_example(n, d=d, d_k=d_k,
+    seed=seed)[1:])`` and redraws both heatmaps in place on one figure. Two
+    more controls go beyond the chapter: ``mask`` ("none" or "causal": blocked
+    cells grey, −∞ among the scores, 0 among the weights) and ``heads`` (2 or
+    more: each head's weights, from ``multi_head_attention`` on
+    ``toy_multi_head``, head 0 being the one-head example).
+    Clicking a cell of either heatmap (or choosing it in the *query i* and
+    *key j* menus) outlines it in both and shows every number behind its
+    score under them (:func:`attnlib.explain`); ``e.select((i, j))`` does
+    the same from code.
+
+    Parameters
+    ----------
+    n : int, default 6
+        Tokens, 2 to 32 (cell values are written up to 8).
+    d_k : int, default 4
+        Query/key size, 1 to 64.
+    seed : int, default 0
+        0 to 99.
+    d : int, default 8
+        Embedding size (fixed while exploring), 1 to 512.
+    heads : int, default 1
+        Heads, 1 to 8, each of width d_k.
+    mask : {"none", "causal"}, default "none"
+        "causal": query i may attend to keys 0 … i only.
+    size : {"normal", "large"}, default "normal"
+        "large" scales fonts and the picture for a projector.
+
+    Returns
+    -------
+    AttentionExplorer
+        Displays itself in Jupyter (with a PNG fallback where no kernel runs).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from attnlib import self_attention, toy_example
+    >>> e = explorer(n=6, d_k=4, seed=0)
+    >>> e
+    AttentionExplorer(n=6, d_k=4, seed=0)
+    >>> e.d_k.value = 8                                  # what moving the slider does
+    >>> bool(np.allclose(e.attention.weights, self_attention(*toy_example(6, d_k=8)[1:]).weights))
+    True
+    >>> e.mask.value, e.heads.value = "causal", 3        # a mask, and three heads
+    >>> e, len(e.multi_head.heads), float(e.multi_head.heads[2].weights[0, 1])
+    (AttentionExplorer(n=6, d_k=8, seed=0, heads=3, mask='causal'), 3, 0.0)
+    """
+    return AttentionExplorer(n=n, d_k=d_k, seed=seed, d=d, heads=heads, mask=mask, size=size)

@@ -1,0 +1,407 @@
+"""The controller every explorer shares: controls, a picture and a readout, wired together.
+
+An explorer is its controls plus a pure function from their values to a
+:class:`~attnlib.explorers.views.View` (panels, readout, data), see
+:mod:`attnlib.explorers.views`. Moving a control calls that function and
+redraws the picture in place on one persistent figure
+(:class:`attnlib.pictures.redraw.FastCanvas`), shown as a PNG in an
+``ipywidgets.Image``. Clicks on that picture come through ipyevents and are
+mapped to cells by :meth:`attnlib.pictures.layout.Geometry.cell_at`. Everything
+an explorer shows is reachable without widgets, by calling the same view
+function. Each family of explorers subclasses :class:`Explorer` in a module of
+its own.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from typing import ClassVar
+
+import ipyevents
+import ipywidgets as widgets
+
+from ..i18n import tr
+from ..lessons.explanation import explain
+from ..maths.core import Attention
+from ..maths.validation import as_size
+from ..pictures.heatmap import check_cell
+from ..pictures.layout import check_size
+from ..pictures.redraw import FastCanvas
+from . import views
+
+__all__ = ["LIMITS", "Explorer", "event_pixel", "selection_html", "tooltip"]
+
+#: name -> (minimum, maximum, what it is), for sliders and fixed arguments alike
+LIMITS = {
+    "n": (2, 32, "sequence length"),
+    "d": (1, 64, "embedding size"),
+    "d_k": (1, 64, "query/key size"),
+    "d_v": (1, 64, "value size"),
+    "seed": (0, 99, "random seed"),
+}
+MAX_D = 512  # d when it is a fixed argument rather than a slider
+
+
+def tooltip(what: str) -> str:
+    """A control's description from ``LIMITS`` (English) in the current language.
+
+    Examples
+    --------
+    >>> tooltip("sequence length"), tooltip("something new")
+    ('sequence length', 'something new')
+    """
+    translated = {
+        "sequence length": tr("sequence length"),
+        "embedding size": tr("embedding size"),
+        "query/key size": tr("query/key size"),
+        "value size": tr("value size"),
+        "random seed": tr("random seed"),
+        "number of heads, each of width d_k": tr("number of heads, each of width d_k"),
+    }
+    return translated.get(what, what)
+
+
+_LARGE_CSS = """<style>
+.attnlib-large .widget-label, .attnlib-large .widget-readout { font-size: 22px !important; }
+.attnlib-large .widget-slider { height: 40px; }
+.attnlib-large .widget-html-content { font-size: 20px; }
+.attnlib-large .widget-html-content table { font-size: inherit; }
+.attnlib-large .widget-html-content :is(td, th) { padding: 2px 14px; }
+.attnlib-large .widget-dropdown select { font-size: 20px; height: 36px; }
+.attnlib-large .widget-toggle-button { font-size: 20px; height: 40px; width: auto; padding: 0 1em; }
+</style>"""
+_CLICKABLE_CSS = "<style>.attnlib-explorer .attnlib-clickable { cursor: crosshair; }</style>"
+NO_CELL = "none"  # the English label of "no cell selected" in the query i / key j menus
+#: The menus' value for "no cell": not None, which ipywidgets takes for "nothing chosen"
+#: and shows as an empty box instead of the "none" label.
+NO_CELL_VALUE = -1
+
+
+def event_pixel(event: dict, natural: tuple[int, int]) -> tuple[float, float] | None:
+    """Where a click landed in a picture's own pixels, from an ipyevents event dict.
+
+    ipyevents gives ``dataX, dataY`` for an Image: the click scaled from the
+    size the picture is shown at to its natural size (``natural``, the PNG's
+    width and height), so a picture shrunk to fit the page maps right.
+    Without them, ``relativeX, relativeY`` (CSS pixels from the picture's
+    top-left corner) are scaled by natural size over ``boundingRectWidth,
+    boundingRectHeight``. None for an event without a position.
+
+    Examples
+    --------
+    >>> event_pixel({"type": "click", "dataX": 120, "dataY": 45}, (1000, 400))
+    (120.0, 45.0)
+    >>> event_pixel({"relativeX": 50, "relativeY": 20, "boundingRectWidth": 500,
+    ...              "boundingRectHeight": 200}, (1000, 400))
+    (100.0, 40.0)
+    """
+    if event.get("dataX") is not None and event.get("dataY") is not None:
+        return float(event["dataX"]), float(event["dataY"])
+    keys = ("relativeX", "relativeY", "boundingRectWidth", "boundingRectHeight")
+    if all(event.get(k) for k in keys[2:]) and all(event.get(k) is not None for k in keys[:2]):
+        x, y, shown_w, shown_h = (float(event[k]) for k in keys)
+        return x * natural[0] / shown_w, y * natural[1] / shown_h
+    return None
+
+
+def selection_html(att: Attention, tokens, selection: tuple[int, int] | None) -> str:
+    """The breakdown of the selected score, ``explain(att, i, j, tokens=tokens).html()``, or "".
+
+    Examples
+    --------
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=3)
+    >>> text = selection_html(self_attention(*ex[1:]), ex.tokens, (1, 2))
+    >>> "query i = 1 &#x27;cat&#x27;, key j = 2 &#x27;sat&#x27;" in text
+    True
+    """
+    if selection is None:
+        return ""
+    i, j = selection
+    return '<div style="margin-top: 0.6em">' + explain(att, i, j, tokens=tokens).html() + "</div>"
+
+
+class Explorer(widgets.VBox):
+    """Controls, a picture and a readout; the base of every explorer.
+
+    A subclass sets three class attributes and nothing else:
+
+    - ``CONTROLS``: the names of its sliders (see ``LIMITS``), in order;
+    - ``FIXED``: the names of its fixed arguments (not sliders);
+    - ``view``: a pure function taking all of those by keyword and returning
+      a :class:`~attnlib.views.View`.
+
+    Each slider is also an attribute of the same name (``e.n.value = 8``);
+    the fixed arguments are in ``e.fixed``; each entry of the view's
+    ``data`` becomes an attribute (``e.example``, ``e.attention``, ...).
+
+    Parameters
+    ----------
+    size : {"normal", "large"}, default "normal"
+    **values : int
+        One value per name in CONTROLS and FIXED.
+
+    Attributes
+    ----------
+    controls : dict of str to ipywidgets.ValueWidget
+    fixed : dict of str to int
+    selection : tuple of int or None
+        The cell (i, j) outlined in the selectable panels (see :meth:`select`).
+        Clicking a cell of a selectable panel selects it (see :meth:`on_click`);
+        so do the menus ``query_i`` and ``key_j``, the route without a mouse.
+    query_i, key_j : ipywidgets.Dropdown or None
+        The selected cell's row and column ("none": no selection), kept in step
+        with clicks and with n; None when no panel is selectable.
+    clicks : ipyevents.Event or None
+        Sends the picture's clicks to :meth:`on_click`.
+    figure : matplotlib.figure.Figure
+        The one figure drawn on for the explorer's whole life.
+    image : ipywidgets.Image
+        The current picture, PNG bytes in ``image.value``.
+    readout : ipywidgets.HTML
+        The numbers under the picture.
+    errors : ipywidgets.Output
+        Shows the traceback if a redraw fails (empty otherwise).
+    last_error : Exception or None
+        The exception of the last failed redraw, None after a good one.
+    """
+
+    CONTROLS: ClassVar[tuple[str, ...]] = ()
+    FIXED: ClassVar[tuple[str, ...]] = ()
+    LIMITS: ClassVar[dict[str, tuple[int, int, str]]] = LIMITS  # extend for new slider names
+    view: ClassVar[Callable[..., views.View]]
+
+    def __init__(self, *, size: str = "normal", **values: int):
+        super().__init__()
+        wanted = (*self.CONTROLS, *self.FIXED)
+        if sorted(values) != sorted(wanted):
+            raise TypeError(
+                f"{type(self).__name__} takes {', '.join(wanted)} by keyword, got {sorted(values)}"
+            )
+        self.size = check_size(size)
+        large = self.size == "large"
+        self.fixed = {
+            name: as_size(
+                name,
+                values[name],
+                minimum=self.LIMITS[name][0],
+                maximum=MAX_D if name == "d" else self.LIMITS[name][1],
+            )
+            for name in self.FIXED
+        }
+        self.controls = {name: self.make_control(name, values[name]) for name in self.CONTROLS}
+        for name, control in self.controls.items():
+            setattr(self, name, control)
+        self.selection: tuple[int, int] | None = None
+        self.query_i = self.key_j = self.clicks = None
+        self._syncing = False  # True while redraw sets the menus: not a choice of the user's
+        self.last_error = None
+        self._canvas = FastCanvas(self.size)
+        self.image = widgets.Image(
+            # flex-start: a VBox stretches its children to its width, which would
+            # upscale (and blur) the picture; keep its own size, shrink if narrower
+            format="png",
+            layout=widgets.Layout(max_width="100%", height="auto", align_self="flex-start"),
+        )
+        self.readout = widgets.HTML(layout=widgets.Layout(margin="0 0 0 12px"))
+        self._font = "1em" if large else "0.95em"  # large: 20px from _LARGE_CSS
+        self.errors = widgets.Output()
+        self.redraw()  # a bad argument raises here, in the user's cell
+        for control in self.controls.values():
+            control.observe(self._on_change, names="value")
+        self.add_class("attnlib-explorer")
+        extra, pick = [], []
+        if large:  # slider labels have no font-size style: scale them with CSS, for a projector
+            self.add_class("attnlib-large")
+            extra = [widgets.HTML(_LARGE_CSS, layout=widgets.Layout(display="none"))]
+        if any(p.selectable for p in self._view.panels):
+            pick = [self._make_cell_picking()]
+            extra.append(widgets.HTML(_CLICKABLE_CSS, layout=widgets.Layout(display="none")))
+        self.children = (
+            *extra,
+            widgets.HBox(list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
+            *pick,
+            self.image,
+            self.readout,
+            self.errors,
+        )
+
+    def _make_cell_picking(self) -> widgets.HBox:
+        # The click handler on the picture and the two menus that do the same by keyboard.
+        large = self.size == "large"
+        menus = []
+        for label in (tr("query i"), tr("key j")):
+            menu = widgets.Dropdown(
+                options=[(tr("none"), NO_CELL_VALUE)],
+                value=NO_CELL_VALUE,
+                description=label,
+                layout=widgets.Layout(width="250px" if large else "180px"),
+                style={"description_width": "90px" if large else "55px"},
+            )
+            menu.observe(self._on_cell_menu, names="value")
+            menus.append(menu)
+        self.query_i, self.key_j = menus
+        self._sync_cell_menus()
+        self.clicks = ipyevents.Event(source=self.image, watched_events=["click"])
+        self.clicks.on_dom_event(self.on_click)
+        self.image.add_class("attnlib-clickable")
+        hint = widgets.HTML(
+            tr("click a cell to see where its numbers come from, or choose one:"),
+            layout=widgets.Layout(margin="0 8px 0 0"),
+        )
+        return widgets.HBox([hint, *menus], layout=widgets.Layout(flex_flow="row wrap"))
+
+    def make_control(self, name: str, value: int) -> widgets.ValueWidget:
+        """The control for `name`: an IntSlider over ``self.LIMITS[name]``. Override for others
+        (a Dropdown for a mask choice, say); any ipywidgets ValueWidget will do."""
+        low, high, what = self.LIMITS[name]
+        large = self.size == "large"
+        return widgets.IntSlider(
+            value=as_size(name, value, minimum=low, maximum=high),
+            min=low,
+            max=high,
+            description=name,
+            tooltip=tooltip(what),
+            continuous_update=True,
+            layout=widgets.Layout(width="460px" if large else "300px"),
+            style={"description_width": "100px" if large else "40px"},
+        )
+
+    @property
+    def figure(self):
+        """The matplotlib Figure (the same object after every redraw)."""
+        return self._canvas.figure
+
+    @property
+    def canvas(self) -> FastCanvas:
+        """What draws the picture: its Heatmaps, and counters of the redraw paths taken."""
+        return self._canvas
+
+    def values(self) -> dict[str, int]:
+        """The controls' current values, by name."""
+        return {name: control.value for name, control in self.controls.items()}
+
+    def redraw(self) -> None:
+        """Recompute from the controls and redraw (fast when only the numbers changed)."""
+        view = self.view(**self.values(), **self.fixed)
+        shapes = [p.shape for p in view.panels if p.selectable]
+        if self.selection is not None and shapes:  # clamp: n may have shrunk
+            (rows, cols), (i, j) = shapes[0], self.selection
+            self.selection = (min(i, rows - 1), min(j, cols - 1))
+        png = self._canvas.show(view.panels, self.selection)
+        self._view = view
+        for name, value in view.data.items():
+            setattr(self, name, value)
+        self.image.value = png
+        text = view.readout + self.describe_selection()
+        self.readout.value = f'<div style="font-size: {self._font}; line-height: 1.5">{text}</div>'
+        if self.query_i is not None:
+            self._sync_cell_menus()
+
+    def _selectable_panel(self):
+        return next((p for p in self._view.panels if p.selectable), None)
+
+    def _sync_cell_menus(self) -> None:
+        # Menus follow the picture: one entry per row / column (token names when the
+        # panel has them), and the selected cell. Options are set only when they change:
+        # setting them sends them to the browser and resets the menu's value.
+        panel = self._selectable_panel()
+        rows, cols = panel.shape
+        self._syncing = True
+        try:
+            for k, (menu, labels, count) in enumerate(
+                ((self.query_i, panel.row_labels, rows), (self.key_j, panel.col_labels, cols))
+            ):
+                names = [f"{m}: {labels[m]}" if labels else str(m) for m in range(count)]
+                options = ((tr("none"), NO_CELL_VALUE), *zip(names, range(count), strict=True))
+                if menu.options != options:
+                    menu.options = options
+                value = NO_CELL_VALUE if self.selection is None else self.selection[k]
+                if menu.value != value:
+                    menu.value = value
+        finally:
+            self._syncing = False
+
+    def _on_cell_menu(self, change) -> None:
+        if self._syncing:
+            return
+        i, j = self.query_i.value, self.key_j.value
+        if change["new"] == NO_CELL_VALUE:  # "none" in either menu clears the selection
+            cell = None
+        else:  # a row without a column (or the reverse) starts on the diagonal
+            rows, cols = self._selectable_panel().shape
+            i = min(j, rows - 1) if i == NO_CELL_VALUE else i
+            j = min(i, cols - 1) if j == NO_CELL_VALUE else j
+            cell = (i, j)
+        self._safely(self.select, cell)
+
+    def on_click(self, event: dict) -> None:
+        """What ipyevents calls with a click on the picture: select the cell under it.
+
+        `event` is ipyevents' dict (see :func:`event_pixel`). A click outside
+        every cell, or in a panel that is not selectable, changes nothing:
+        a stray click on a title or a colorbar keeps the breakdown in view.
+        Choose "none" in a menu to clear the selection.
+        """
+        self._safely(self._click, event)
+
+    def _click(self, event: dict) -> None:
+        geometry = self._canvas.geometry
+        pixel = event_pixel(event, geometry.pixels)
+        hit = None if pixel is None else geometry.cell_at(*pixel)
+        if hit is not None and self._view.panels[hit[0]].selectable:
+            self.select(hit[1:])
+
+    def cell_pixel(self, cell: tuple[int, int], panel: int = 0) -> tuple[float, float]:
+        """Pixel (x, y) of the middle of `cell` (i, j) of `panel` in the picture, from its top-left
+        corner in the PNG's own pixels: a click there selects the cell."""
+        return self._canvas.geometry.cell_centre(panel, *cell)
+
+    def describe_selection(self) -> str:
+        """HTML shown under the readout for the selected cell; none here. Runs after the view's
+        data are set (``self.attention``, ...), so a subclass can explain ``self.selection``."""
+        return ""
+
+    def select(self, cell: tuple[int, int] | None) -> None:
+        """Outline cell (i, j) in every selectable panel (None: no outline), and redraw.
+
+        The selection stays while the sliders move (clamped when n shrinks).
+        """
+        if cell is not None:
+            shapes = [p.shape for p in self._view.panels if p.selectable]
+            if not shapes:
+                raise ValueError(f"{type(self).__name__} has no panel in which to select a cell")
+            cell = check_cell(cell, shapes[0])
+        self.selection = cell
+        self.redraw()
+
+    def _on_change(self, change) -> None:
+        self._safely(self.redraw)
+
+    def _safely(self, action, *args) -> None:
+        # An exception in a traitlets observer (or an ipyevents callback) would end
+        # in the kernel's log, unseen: show it under the picture, keep the old picture.
+        try:
+            action(*args)
+        except Exception as exc:
+            self.last_error = exc
+            text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            self.errors.outputs = ()
+            self.errors.append_stderr(f"redraw failed for {self!r}:\n{text}")
+        else:
+            if self.last_error is not None or self.errors.outputs:
+                self.last_error = None
+                self.errors.outputs = ()
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{name}={value}" for name, value in self.values().items())
+        return f"{type(self).__name__}({args})"
+
+    def _repr_mimebundle_(self, **kwargs):
+        # The widget view for a live kernel; a PNG of the current picture for
+        # GitHub, nbviewer and PDF; a short, stable text/plain for nbval.
+        bundle = super()._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = repr(self)
+        bundle["image/png"] = bytes(self.image.value)
+        return bundle

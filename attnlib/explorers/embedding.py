@@ -1,0 +1,46 @@
+"""The embedding explorer: X, one row per token."""
+
+from __future__ import annotations
+
+from . import views
+from .controller import Explorer
+
+__all__ = ["EmbeddingExplorer", "embedding_explorer"]
+
+
+class EmbeddingExplorer(Explorer):
+    """The embedding X; sliders n, d, seed (see :func:`embedding_explorer`).
+
+    Attribute: ``example`` (see :func:`attnlib.views.embedding_view`).
+    """
+
+    CONTROLS = ("n", "d", "seed")
+    view = staticmethod(views.embedding_view)
+
+
+def embedding_explorer(
+    n: int = 6, d: int = 8, seed: int = 0, *, size: str = "normal"
+) -> EmbeddingExplorer:
+    """The embedding X (n × d) as a heatmap with a token on each row; sliders n, d, seed (claim C4).
+
+    Parameters
+    ----------
+    n : int, default 6
+        Tokens, 2 to 32.
+    d : int, default 8
+        Embedding size, 1 to 64.
+    seed : int, default 0
+        0 to 99.
+    size : {"normal", "large"}, default "normal"
+
+    Returns
+    -------
+    EmbeddingExplorer
+
+    Examples
+    --------
+    >>> e = embedding_explorer(n=5, d=3)
+    >>> e.example.X.shape
+    (5, 3)
+    """
+    return EmbeddingExplorer(n=n, d=d, seed=seed, size=size)

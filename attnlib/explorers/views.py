@@ -1,0 +1,184 @@
+"""What each explorer shows for given slider values: pure functions, no widgets.
+
+An explorer is its controls plus one of these functions: it reads the
+controls' values, calls the function, and draws the :class:`View` it returns.
+A test or a notebook calls the same function and gets the same panels, text
+and data. A new explorer needs a new function here, returning a View.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..lessons.lookup import History, Task, forward, learned_view
+from ..maths.core import causal_mask, multi_head_attention, self_attention
+from ..maths.data import toy_example, toy_multi_head
+from ..maths.stats import scaling_comparison
+from ..pictures.layout import Panel
+from ..pictures.plotting import (
+    attention_panels,
+    embedding_panels,
+    heads_panels,
+    qkv_panels,
+    scaling_panels,
+)
+from .readouts import (
+    attention_readout,
+    embedding_readout,
+    heads_readout,
+    learned_readout,
+    mask_readout,
+    qkv_readout,
+    scaling_readout,
+)
+
+__all__ = [
+    "MASKS",
+    "View",
+    "attention_view",
+    "embedding_view",
+    "learned_attention_view",
+    "qkv_view",
+    "scaling_view",
+]
+
+#: The explorer's mask choices: name -> the boolean (n, n) mask it makes (None: no mask).
+MASKS = {"none": lambda n: None, "causal": causal_mask}
+
+
+class View(NamedTuple):
+    """One picture of an explorer: its panels, the HTML under them, and the data behind both.
+
+    ``data`` maps names to what was computed (``example``, ``attention``, ...):
+    the explorer keeps each one as an attribute of the same name.
+    """
+
+    panels: list[Panel]
+    readout: str
+    data: dict[str, Any]
+
+
+def attention_view(
+    *, n: int, d_k: int, seed: int, d: int, heads: int = 1, mask: str = "none"
+) -> View:
+    """Scores and weights of the toy sentence, or each head's weights (see :func:`.explorer`).
+
+    One head (``heads=1``): the scores and weights of
+    ``self_attention(*toy_example(n, d=d, d_k=d_k, seed=seed)[1:], mask=...)``.
+    More heads: the weights of every head of ``multi_head_attention`` on
+    ``toy_multi_head(n, d=d, d_k=d_k, heads=heads, seed=seed)``, each head of
+    width d_k; head 0 is the one-head example.
+
+    Parameters
+    ----------
+    n, d_k, seed, d : int
+        As in :func:`attnlib.toy_example`.
+    heads : int, default 1
+    mask : {"none", "causal"}, default "none"
+        A key of ``MASKS``.
+
+    Returns
+    -------
+    View
+        ``data``: ``example`` and ``attention`` (the one-head example and its
+        pass: head 0), ``multi_head`` (the MultiHead with `heads` heads).
+
+    Examples
+    --------
+    >>> v = attention_view(n=4, d_k=2, seed=0, d=8)
+    >>> [p.title for p in v.panels][0], v.data["attention"].weights.shape
+    ('scores q·k / √d_k  (4 × 4)', (4, 4))
+    >>> v = attention_view(n=4, d_k=2, seed=0, d=8, heads=3, mask="causal")
+    >>> len(v.panels), v.data["multi_head"].heads[2].weights[0].tolist()
+    (3, [1.0, 0.0, 0.0, 0.0])
+    """
+    if not isinstance(mask, str) or mask not in MASKS:
+        raise ValueError(f"mask must be one of {list(MASKS)}, got {mask!r}")
+    blocked = MASKS[mask](n)  # (n, n) bool, True = may attend; or None
+    example = toy_example(n, d=d, d_k=d_k, seed=seed)
+    attention = self_attention(*example[1:], mask=blocked)
+    many = toy_multi_head(n, d=d, d_k=d_k, heads=heads, seed=seed)
+    multi_head = multi_head_attention(*many[1:6], heads=many.heads, mask=blocked)
+    data = {"example": example, "attention": attention, "multi_head": multi_head}
+    if heads == 1:  # the chapter's picture, exactly as without the heads slider
+        panels, readout = attention_panels(attention, example.tokens), attention_readout(attention)
+    else:
+        panels, readout = heads_panels(multi_head, example.tokens), heads_readout(multi_head)
+    return View(panels, readout + mask_readout(blocked), data)
+
+
+def embedding_view(*, n: int, d: int, seed: int) -> View:
+    """The embedding X of the toy sentence (see :func:`attnlib.embedding_explorer`).
+
+    Examples
+    --------
+    >>> embedding_view(n=5, d=3, seed=0).data["example"].X.shape
+    (5, 3)
+    """
+    example = toy_example(n, d=d, seed=seed)
+    return View(
+        embedding_panels(example.X, example.tokens),
+        embedding_readout(example),
+        {"example": example},
+    )
+
+
+def qkv_view(*, d_k: int, d_v: int, seed: int, n: int, d: int) -> View:
+    """Q, K and V of the toy sentence (see :func:`attnlib.qkv_explorer`).
+
+    Examples
+    --------
+    >>> qkv_view(d_k=3, d_v=2, seed=0, n=6, d=8).data["attention"].V.shape
+    (6, 2)
+    """
+    example = toy_example(n, d=d, d_k=d_k, d_v=d_v, seed=seed)
+    attention = self_attention(*example[1:])
+    return View(
+        qkv_panels(attention, example.tokens),
+        qkv_readout(example, attention),
+        {"example": example, "attention": attention},
+    )
+
+
+def scaling_view(*, d_k: int, seed: int, n: int, d: int) -> View:
+    """Weights without and with the √d_k scaling (see :func:`attnlib.scaling_explorer`).
+
+    Examples
+    --------
+    >>> c = scaling_view(d_k=64, seed=0, n=8, d=8).data["comparison"]
+    >>> bool(c.max_weight_unscaled > c.max_weight_scaled)
+    True
+    """
+    example = toy_example(n, d=d, d_k=d_k, seed=seed)
+    comparison = scaling_comparison(*example[1:])
+    return View(
+        scaling_panels(comparison.unscaled, comparison.scaled, example.tokens),
+        scaling_readout(comparison),
+        {"example": example, "comparison": comparison},
+    )
+
+
+def learned_attention_view(history: History, task: Task, *, step: int, example: int) -> View:
+    """The trained lookup layer at checkpoint `step` on sequence `example` of `task`.
+
+    The panels are those of :func:`attnlib.lookup.learned_view`'s attention;
+    the data are ``attention``, ``tokens``, ``sequence`` (the lookup) and
+    ``probs`` (the model's belief about the answer). See
+    :func:`attnlib.learned_explorer`.
+
+    Examples
+    --------
+    >>> from attnlib import lookup
+    >>> history = lookup.train(lookup.init_params(), lookup.make_task(32), steps=2)
+    >>> v = learned_attention_view(history, lookup.make_task(5, seed=1), step=2, example=4)
+    >>> v.data["attention"].weights.shape, v.data["tokens"][-1]
+    ((6, 6), '?e')
+    """
+    att, tokens = learned_view(history, task, step, example)
+    seq = task[example]
+    probs = forward(history.checkpoints[step], seq, scaled=history.scaled).probs  # (n_values,)
+    return View(
+        attention_panels(att, tokens, diagonal=False),
+        learned_readout(att, seq, probs, step=step),
+        {"attention": att, "tokens": tokens, "sequence": seq, "probs": probs},
+    )

@@ -1,0 +1,383 @@
+"""Checks for the exercises of notebook 07 (next steps): a causal mask, masked weights, heads.
+
+Each check compares the learner's answer with attnlib (``causal_mask``,
+``padding_mask``, ``self_attention(..., mask=...)``, ``multi_head_attention``)
+and names the usual slip with a hint of its own: the mask's convention turned
+round (True = blocked, as in ``nn.MultiheadAttention``), the triangle on the
+wrong side, padded query rows taken for blocked ones, columns of the heads
+interleaved instead of taken in blocks. How a check runs and reports is
+:mod:`attnlib.checks.runner`.
+
+==============================  ============================================================
+check                           the question
+==============================  ============================================================
+check_causal_mask               ``func(n)``: True where query i may attend to key j <= i
+check_prediction_zero_weights   which weights are 0 for a sentence of 3 tokens padded to 5,
+                                under a causal mask
+check_split_heads               ``func(M, heads)``: (n, heads·w) -> (heads, n, w), in blocks
+check_merge_heads               ``func(parts)``: (heads, n, w) -> (n, heads·w), the way back
+==============================  ============================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ...i18n import tr
+from ...maths.core import causal_mask, multi_head_attention, padding_mask, self_attention
+from ...maths.data import toy_example, toy_multi_head
+from .runner import Failure, call, check, close, compare, expect_array, expect_value
+
+SIZES = (4, 7, 1)  # the n a causal mask is checked at; 4 first, where every slip differs
+
+
+def _pairs(cells: np.ndarray) -> str:
+    # (rows, cols) bool -> "(0, 1), (0, 2), ..." with at most 8 pairs
+    found = [f"({int(i)}, {int(j)})" for i, j in np.argwhere(cells)]
+    return ", ".join(found[:8]) + (", ..." if len(found) > 8 else "") if found else tr("none")
+
+
+@check
+def check_causal_mask(func: Callable) -> str:
+    """Check ``func(n) -> mask``: the causal mask of n tokens, True where query i may see key j.
+
+    attnlib's convention (and PyTorch's ``scaled_dot_product_attention``'s):
+    True means *may attend*. Query i sees keys 0 ... i, so the mask is True on
+    and below the diagonal. Tested at n = 4, 7 and 1.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(n)`` returns a boolean array of shape (n, n).
+
+    Returns
+    -------
+    CheckResult
+        Passed, or what went wrong and a hint.
+
+    Examples
+    --------
+    >>> check_causal_mask(lambda n: np.triu(np.ones((n, n), dtype=bool)))
+    ✗ check_causal_mask: for n = 4 your mask is True above the diagonal: query 0 would see every later key
+      Hint: row i is query i and may see keys j <= i: the lower triangle, np.tril
+    """  # noqa: E501
+    hint = tr("True where query i may attend to key j, that is where j <= i: np.tril(...)")
+    for n in SIZES:
+        got = call(func, n, hint=hint)
+        got = expect_value(got, f"n = {n}", tr("end with `return mask`"))
+        arr = np.asarray(got)
+        right = causal_mask(n)  # (n, n) bool
+        if arr.shape != right.shape:
+            raise Failure(
+                tr(
+                    "for n = {n} you returned shape {got}, expected {want}",
+                    n=n,
+                    got=arr.shape,
+                    want=right.shape,
+                ),
+                hint,
+            )
+        if arr.dtype != bool:
+            values = expect_array(arr, f"n = {n}", hint)
+            if set(np.unique(values)) <= {0.0, 1.0} and np.array_equal(values == 1, right):
+                raise Failure(
+                    tr(
+                        "for n = {n} your mask holds the right 1s and 0s but as {dtype}",
+                        n=n,
+                        dtype=arr.dtype,
+                    ),
+                    tr(
+                        "attnlib wants booleans (True = may attend): add .astype(bool), or "
+                        "build it with dtype=bool"
+                    ),
+                )
+            raise Failure(
+                tr("for n = {n} your mask has dtype {dtype}, not bool", n=n, dtype=arr.dtype),
+                hint,
+            )
+        if n > 1 and np.array_equal(arr, ~right):
+            raise Failure(
+                tr(
+                    "for n = {n} your mask is True where the query may NOT look: the convention "
+                    "of nn.MultiheadAttention's attn_mask",
+                    n=n,
+                ),
+                tr(
+                    "attnlib, like scaled_dot_product_attention, uses True = may attend: "
+                    "return ~your_mask"
+                ),
+            )
+        if n > 1 and np.array_equal(arr, right.T):
+            raise Failure(
+                tr(
+                    "for n = {n} your mask is True above the diagonal: query 0 would see every "
+                    "later key",
+                    n=n,
+                ),
+                tr("row i is query i and may see keys j <= i: the lower triangle, np.tril"),
+            )
+        if np.array_equal(arr, right & ~np.eye(n, dtype=bool)):
+            raise Failure(
+                tr(
+                    "for n = {n} your mask leaves out the diagonal: query i may not see itself",
+                    n=n,
+                )
+                + (tr(", and row 0 has no key at all") if n else ""),
+                tr("each token may attend to itself: j <= i, not j < i (np.tril with k=0)"),
+            )
+        wrong = arr != right
+        if wrong.any():
+            raise Failure(
+                tr(
+                    "for n = {n} your mask differs from the causal mask at (i, j) = {pairs}",
+                    n=n,
+                    pairs=_pairs(wrong),
+                ),
+                hint,
+            )
+    return tr("True on and below the diagonal for n = 4, 7 and 1: query i sees keys 0 … i")
+
+
+@check
+def check_prediction_zero_weights(answer, length: int = 3, n: int = 5) -> str:
+    """Check a prediction of which weights are exactly 0 under ``causal_mask(n) & padding_mask``.
+
+    The question of notebook 07: a sentence of `length` real tokens padded to
+    `n`, with a causal mask too. Which entries (i, j) of the weights are 0?
+
+    Parameters
+    ----------
+    answer : boolean array of shape (n, n), or a collection of pairs (i, j)
+        True (or listed) where you predict the weight is exactly 0.
+    length, n : int, default 3 and 5
+
+    Returns
+    -------
+    CheckResult
+        Passed (exact match), or the right cells and why.
+
+    Examples
+    --------
+    >>> from attnlib import causal_mask
+    >>> bool(check_prediction_zero_weights(~causal_mask(5)))
+    False
+    """
+    if answer is None or answer is Ellipsis:
+        raise Failure(
+            tr("you have not written a prediction yet"),
+            tr("replace ... with your prediction, then run the cell again"),
+        )
+    mask = causal_mask(n) & padding_mask(length, n)  # (n, n), True = may attend
+    ex = toy_example(n, seed=0)
+    right = self_attention(*ex[1:], mask=mask).weights == 0  # (n, n): the zeros, computed
+    guess = _as_cells(answer, n)
+    if np.array_equal(guess, right):
+        return tr(
+            "right: {count} zeros: every key after the query (j > i) and every "
+            "padded key (j >= {length}); the padded queries' rows keep weights on the real keys",
+            count=int(right.sum()),
+            length=length,
+        )
+    said = tr(
+        "you predicted zeros at {guess}; the zeros are at {right}",
+        guess=_pairs(guess),
+        right=_pairs(right),
+    )
+    padded_rows = np.zeros((n, n), dtype=bool)
+    padded_rows[length:] = True
+    if np.array_equal(guess, ~causal_mask(n)):
+        why = tr(
+            "the causal triangle is right, but keys {length} … {last} are padding: "
+            "every query gets weight 0 on them too",
+            length=length,
+            last=n - 1,
+        )
+    elif np.array_equal(guess, ~padding_mask(length, n)):
+        why = tr(
+            "the padded keys are right, but the causal mask also hides every later key (j > i)"
+        )
+    elif np.array_equal(guess, right.T):
+        why = tr("row i is the query, column j the key: transposed, your zeros are the right ones")
+    elif np.array_equal(guess, right | padded_rows):
+        why = tr(
+            "a padded query (row i >= {length}) is not blocked: padding_mask blocks keys "
+            "(columns) only, so its row still has weights that sum to 1; its output is "
+            "simply thrown away",
+            length=length,
+        )
+    else:
+        why = tr("a weight is 0 exactly where the mask is False: j > i (causal) or j is padding")
+    raise Failure(said, why)
+
+
+def _as_cells(answer, n: int) -> np.ndarray:
+    # The learner's zeros as an (n, n) bool array: either that array, or pairs (i, j).
+    arr = np.asarray(answer, dtype=object) if not isinstance(answer, np.ndarray) else answer
+    if arr.shape == (n, n) and all(isinstance(v, (bool, np.bool_)) for v in arr.flat):
+        return np.asarray(arr, dtype=bool)
+    cells = np.zeros((n, n), dtype=bool)
+    try:
+        for i, j in answer:
+            if isinstance(i, bool) or isinstance(j, bool) or not (0 <= i < n and 0 <= j < n):
+                raise ValueError
+            cells[int(i), int(j)] = True
+    except (TypeError, ValueError):
+        raise Failure(
+            tr(
+                "your prediction {answer!r} is neither a boolean ({n}, {n}) array nor pairs (i, j)",
+                answer=answer,
+                n=n,
+            ),
+            tr(
+                "write pairs such as [(0, 1), (0, 2)] with i, j from 0 to {last}, "
+                "or a boolean array of shape ({n}, {n}), True where the weight is 0",
+                last=n - 1,
+                n=n,
+            ),
+        ) from None
+    return cells
+
+
+def _heads_case() -> tuple[np.ndarray, int, int]:
+    # W_Q of toy_multi_head with 3 heads of width 2: head h is columns 2h, 2h + 1.
+    ex = toy_multi_head(n=4, d=6, d_k=2, heads=3, seed=7)
+    return ex.W_Q, 3, 2
+
+
+@check
+def check_split_heads(func: Callable) -> str:
+    """Check ``func(M, heads) -> parts``: (n, heads·w) cut into `heads` blocks of w columns.
+
+    ``parts[h]`` must be ``M[:, h*w:(h+1)*w]``, the columns head h uses in
+    :func:`attnlib.multi_head_attention`. Tested on a (6, 6) W_Q of 3 heads of
+    width 2, so rows, columns and heads are told apart.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(M, heads)`` with M of shape (n, heads * w); returns an array
+        of shape (heads, n, w).
+
+    Returns
+    -------
+    CheckResult
+
+    Examples
+    --------
+    >>> check_split_heads(lambda M, heads: M.reshape(heads, M.shape[0], -1))
+    ✗ check_split_heads: parts[0] mixes rows of M: reshape reads M row by row, ...
+      Hint: ...
+    """
+    M, heads, w = _heads_case()
+    n = M.shape[0]
+    right = np.stack([M[:, h * w : (h + 1) * w] for h in range(heads)])  # (heads, n, w)
+    hint = tr(
+        "head h takes the block of columns h*w ... (h+1)*w - 1: "
+        "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)]), or "
+        "M.reshape(n, heads, w).transpose(1, 0, 2)"
+    )
+    what = tr("M of shape {shape} and heads = {heads}", shape=M.shape, heads=heads)
+    got = expect_array(call(func, M.copy(), heads, hint=hint), what, hint)
+    if close(got, M.reshape(heads, n, w)):
+        raise Failure(
+            tr(
+                "parts[0] mixes rows of M: reshape reads M row by row, so the first block "
+                "takes rows 0 and 1 whole instead of columns 0 … {last} of every row",
+                last=w - 1,
+            ),
+            hint,
+        )
+    if close(got, M.reshape(n, w, heads).transpose(2, 0, 1)):
+        raise Failure(
+            tr(
+                "your head 0 takes every {heads}th column (0, {heads}, …): "
+                "interleaved, not a block",
+                heads=heads,
+            ),
+            hint,
+        )
+    if got.shape == (n, heads, w):
+        raise Failure(
+            tr(
+                "you returned shape {got}, (n, heads, w); expected {want}, "
+                "one (n, w) matrix per head",
+                got=got.shape,
+                want=right.shape,
+            ),
+            tr("move the heads axis first: .transpose(1, 0, 2)"),
+        )
+    compare(got, right, what, hint)
+    return tr(
+        "parts[h] = M[:, {w}h : {w}(h+1)]: {heads} heads of shape {shape}",
+        w=w,
+        heads=heads,
+        shape=right.shape[1:],
+    )
+
+
+@check
+def check_merge_heads(func: Callable) -> str:
+    """Check ``func(parts) -> M``: the heads' (n, w) blocks put back side by side, (n, heads·w).
+
+    The way back from :func:`check_split_heads`, and what
+    :func:`attnlib.multi_head_attention` does with the heads' outputs: its
+    ``Z`` is the concatenation of every ``heads[h].Z``. Tested on the heads'
+    outputs of a 3-head pass and on a split W_Q.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(parts)`` with parts of shape (heads, n, w); returns (n, heads * w).
+
+    Returns
+    -------
+    CheckResult
+
+    Examples
+    --------
+    >>> check_merge_heads(lambda parts: np.concatenate(list(parts), axis=1))
+    ✓ check_merge_heads: ...
+    """
+    hint = tr(
+        "put the blocks side by side, head 0 first: np.concatenate(list(parts), axis=1), "
+        "or parts.transpose(1, 0, 2).reshape(n, -1)"
+    )
+    ex = toy_multi_head(n=5, d=8, d_k=2, d_v=3, heads=3, seed=4)
+    mh = multi_head_attention(*ex[1:6], heads=ex.heads)
+    M, heads, w = _heads_case()
+    cases = [
+        (
+            tr("the outputs of 3 heads, each (5, 3)"),
+            np.stack([att.Z for att in mh.heads]),
+            mh.Z,
+        ),
+        (
+            tr("W_Q split into {heads} blocks of {w}", heads=heads, w=w),
+            np.stack(np.split(M, heads, axis=1)),
+            M,
+        ),
+    ]
+    for what, parts, right in cases:
+        got = expect_array(call(func, parts.copy(), hint=hint), what, hint)
+        heads_, n, w_ = parts.shape
+        if got.shape == (heads_ * n, w_):
+            raise Failure(
+                tr(
+                    "for {what} you returned shape {got}: the heads stacked as rows",
+                    what=what,
+                    got=got.shape,
+                ),
+                tr("each token keeps one row: join the heads along the columns, axis=1"),
+            )
+        if close(got, parts.reshape(n, heads_ * w_)):
+            raise Failure(
+                tr(
+                    "for {what} your rows mix tokens: reshape reads the parts head by head",
+                    what=what,
+                ),
+                hint,
+            )
+        compare(got, right, what, hint)
+    return tr("the heads side by side, head 0 first: equal to multi_head_attention's Z")

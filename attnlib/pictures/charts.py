@@ -1,0 +1,358 @@
+"""Line and bar charts of the notebooks' experiments (matplotlib, object-oriented API).
+
+:mod:`attnlib.plotting` draws the chapter's matrices as heatmaps; this module
+draws what the notebooks measure about them: the n² cost (2.1), one query's
+weighted sum (2.2.4), the √d_k experiments (2.2.3) and the training losses of
+notebook 06. The numbers come from attnlib's maths, :mod:`attnlib.stats` and
+:mod:`attnlib.lookup`; each function only draws them and returns a
+:class:`~attnlib.plotting.StaticFigure` that a notebook shows once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from ..i18n import tr
+from ..maths.core import Attention
+from ..maths.stats import loglog_slope
+from ..maths.validation import as_positive_vector
+from .fonts import in_figure_fonts
+from .heatmap import heatmap
+from .plotting import StaticFigure, check_tokens
+
+__all__ = ["plot_cost", "plot_losses", "plot_mix", "plot_saturation", "plot_score_variance"]
+
+# --- 2.1: the cost of self-attention against n ---
+
+
+@in_figure_fonts
+def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
+    """Memory and time against the sequence length n, on log–log axes (claim C2).
+
+    Left, memory in MiB; right, time in ms. Each panel holds three lines: the
+    measured points, the straight line fitted to log(y) against log(n) with
+    its slope in the legend (see :func:`loglog_slope`), and a reference c·n²
+    through the last point (slope 2), dotted grey.
+
+    Parameters
+    ----------
+    ns : array_like, shape (m,)
+        Sequence lengths, m >= 2, positive.
+    memory_bytes : array_like, shape (m,)
+        Memory measured at each n, in bytes.
+    seconds : array_like, shape (m,)
+        Time measured at each n, in seconds.
+
+    Returns
+    -------
+    StaticFigure
+        Two axes, memory then time; displays inline in a notebook.
+
+    Examples
+    --------
+    >>> ns = [128, 256, 512]
+    >>> fig = plot_cost(ns, [8 * n**2 for n in ns], [1e-9 * n**3 for n in ns])
+    >>> [ax.get_title() for ax in fig.axes]
+    ['memory against n', 'time against n']
+    >>> [ax.get_legend().get_texts()[1].get_text() for ax in fig.axes]
+    ['fitted slope 2.00', 'fitted slope 3.00']
+    """
+    ns = as_positive_vector("ns", ns)
+    panels = [
+        (
+            tr("memory against n"),
+            tr("memory (MiB)"),
+            as_positive_vector("memory_bytes", memory_bytes, len(ns)) / 2**20,
+        ),
+        (
+            tr("time against n"),
+            tr("time (ms)"),
+            as_positive_vector("seconds", seconds, len(ns)) * 1e3,
+        ),
+    ]
+    fig = StaticFigure(figsize=(9.0, 3.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    for ax, (title, ylabel, y) in zip(fig.subplots(1, 2), panels, strict=True):
+        slope = loglog_slope(ns, y)
+        intercept = np.log(y).mean() - slope * np.log(ns).mean()  # the fitted line's
+        ax.loglog(ns, y, "o", label=tr("measured"))
+        ax.loglog(
+            ns,
+            np.exp(intercept + slope * np.log(ns)),
+            "-",
+            label=tr("fitted slope {slope:.2f}", slope=slope),
+        )
+        ax.loglog(ns, y[-1] * (ns / ns[-1]) ** 2, ":", color="grey", label=tr("n² (slope 2)"))
+        ax.set_xticks(ns, [f"{n:g}" for n in ns])
+        ax.minorticks_off()
+        ax.set_title(title)
+        ax.set_xlabel(tr("sequence length n"))
+        ax.set_ylabel(ylabel)
+        ax.legend()
+    return fig
+
+
+# --- 2.2.3 and 2.2.4: one query's weighted sum; the √d_k experiments ---
+
+
+@in_figure_fonts
+def plot_mix(att: Attention, tokens: Sequence[str], i: int) -> StaticFigure:
+    """How query `i` mixes the values: its row of weights, and the v_j above z_i (claim C11).
+
+    Left, a bar per key j of height α_ij (the row sums to 1), each labelled
+    with its value. Right, the values v_j as the rows of a heatmap and, below
+    a line, their mix z_i = Σ_j α_ij v_j, on the same colour scale.
+
+    Parameters
+    ----------
+    att : Attention
+        Weights (n, n), values V (n, d_v) and outputs Z (n, d_v), from
+        :func:`attnlib.self_attention`.
+    tokens : sequence of str, length n
+    i : int
+        The query, 0 <= i < n.
+
+    Returns
+    -------
+    StaticFigure
+        Axes 0: the bars; axes 1: the heatmap of ``np.vstack([V, Z[i]])``,
+        shape (n + 1, d_v); axes 2: its colorbar.
+
+    Examples
+    --------
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=6, d_k=4, seed=0)
+    >>> fig = plot_mix(self_attention(*ex[1:]), ex.tokens, 1)
+    >>> fig.axes[0].get_title(), fig.axes[1].images[0].get_array().shape
+    ("weights of the query 'cat' (row 1 of α, sum 1)", (7, 4))
+    """
+    n, d_v = att.V.shape
+    tokens = check_tokens(tokens, n)
+    if att.weights.shape != (n, n):
+        raise ValueError(
+            f"plot_mix needs self-attention: weights are {att.weights.shape}, V has n = {n} rows"
+        )
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
+        raise ValueError(f"i must be a query index from 0 to {n - 1}, got {i!r}")
+    alpha = att.weights[i]  # (n,): row i of the weights
+    mix = np.vstack([att.V, att.Z[i]])  # (n, d_v) + (d_v,) -> (n + 1, d_v)
+    fig = StaticFigure(figsize=(10.0, 4.4), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax_w, ax_v = fig.subplots(1, 2, width_ratios=[1.0, 1.25])
+    ax_w.bar(range(n), alpha, color="tab:blue")
+    ax_w.set_xticks(range(n), [f"{j}:{t}" for j, t in enumerate(tokens)])
+    ax_w.set_ylim(0, 1.08)
+    ax_w.set_xlabel(tr("key j"))
+    ax_w.set_ylabel(tr("weight α_{i}j", i=i))
+    ax_w.set_title(tr("weights of the query {token!r} (row {i} of α, sum 1)", token=tokens[i], i=i))
+    for j in range(n):
+        ax_w.text(j, alpha[j] + 0.02, f"{alpha[j]:.2f}", ha="center", fontsize=9)
+    heatmap(
+        ax_v,
+        mix,
+        row_labels=[f"v_{j} {t}" for j, t in enumerate(tokens)] + [f"z_{i} {tokens[i]}"],
+        title=tr("values v_j and their mix z_{i}", i=i),
+        xlabel=tr("coordinate ({width} = {cols})", width="d_v", cols=d_v),
+    )
+    ax_v.axhline(n - 0.5, color="black", linewidth=2.5)  # between the v_j and z_i
+    return fig
+
+
+def _curve_pair(name: str, pair, length: int) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        unscaled, scaled = (np.asarray(c, dtype=float) for c in pair)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a pair (unscaled, scaled) of sequences") from None
+    for label, curve in (("unscaled", unscaled), ("scaled", scaled)):
+        if curve.shape != (length,):
+            raise ValueError(
+                f"{name} ({label}) has shape {curve.shape} but d_ks has {length} entries"
+            )
+    return unscaled, scaled
+
+
+def _d_ks(d_ks) -> np.ndarray:
+    d_ks = np.asarray(d_ks, dtype=float)
+    if d_ks.ndim != 1 or d_ks.size < 2 or not (d_ks > 0).all():
+        raise ValueError(f"d_ks must be at least 2 positive sizes, got {d_ks.tolist()!r}")
+    return d_ks
+
+
+@in_figure_fonts
+def plot_score_variance(d_ks, unscaled, scaled) -> StaticFigure:
+    """Variance of q·k against d_k, unscaled and divided by √d_k, on log axes (claim C10).
+
+    Parameters
+    ----------
+    d_ks : array_like, shape (m,)
+        The key sizes tried.
+    unscaled, scaled : array_like, shape (m,)
+        Measured variance of q·k and of q·k / √d_k for each d_k.
+
+    Returns
+    -------
+    StaticFigure
+        One axes with three lines: unscaled, scaled, and the reference d_k.
+
+    Examples
+    --------
+    >>> fig = plot_score_variance([1, 4, 16], [1.0, 4.1, 15.8], [1.0, 1.02, 0.99])
+    >>> [line.get_label() for line in fig.axes[0].get_lines()]
+    ['unscaled $q\\\\cdot k$', 'scaled $q\\\\cdot k/\\\\sqrt{d_k}$', 'reference: $d_k$']
+    """
+    d_ks = _d_ks(d_ks)
+    unscaled, scaled = _curve_pair("the variances", (unscaled, scaled), d_ks.size)
+    fig = StaticFigure(figsize=(5.5, 3.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    ax.loglog(d_ks, unscaled, "o-", label=tr(r"unscaled $q\cdot k$"))
+    ax.loglog(d_ks, scaled, "s-", label=tr(r"scaled $q\cdot k/\sqrt{d_k}$"))
+    ax.loglog(d_ks, d_ks, ":", color="gray", label=tr(r"reference: $d_k$"))
+    ax.set_xticks(d_ks, [f"{d:g}" for d in d_ks])
+    ax.minorticks_off()
+    ax.set_xlabel(r"$d_k$")
+    ax.set_ylabel(tr("variance of the score"))
+    ax.set_title(tr(r"Scores spread out as $d_k$ grows, unless scaled"))
+    ax.legend()
+    return fig
+
+
+@in_figure_fonts
+def plot_saturation(
+    d_ks, *, max_weight, entropy, jacobian_norm, n: int, draws: int
+) -> StaticFigure:
+    """Three panels against d_k, unscaled and scaled: max weight, row entropy, ‖J‖_F (claim C10).
+
+    Parameters
+    ----------
+    d_ks : array_like, shape (m,)
+    max_weight, entropy, jacobian_norm : pair of array_like, each shape (m,)
+        ``(unscaled, scaled)``: the mean largest weight of a row, the mean
+        row entropy in nats, and the mean Frobenius norm of the softmax
+        Jacobian, for each d_k.
+    n : int
+        Tokens per row of weights: the entropy axis runs to ln n.
+    draws : int
+        Random draws per d_k, for the title.
+
+    Returns
+    -------
+    StaticFigure
+        Three axes, each with the lines "unscaled" and "scaled".
+
+    Examples
+    --------
+    >>> pair = ([0.5, 0.9], [0.5, 0.5])
+    >>> fig = plot_saturation([1, 256], max_weight=pair, entropy=pair, jacobian_norm=pair,
+    ...                       n=8, draws=10)
+    >>> [ax.get_title() for ax in fig.axes]
+    ['max weight', 'row entropy, nats (max ln 8 = 2.08)', 'softmax Jacobian $\\\\|J\\\\|_F$']
+    """
+    d_ks = _d_ks(d_ks)
+    panels = [
+        (tr("max weight"), _curve_pair("max_weight", max_weight, d_ks.size), (0, 1.05)),
+        (
+            tr("row entropy, nats (max ln {n} = {ln_n:.2f})", n=n, ln_n=math.log(n)),
+            _curve_pair("entropy", entropy, d_ks.size),
+            (0, math.log(n) * 1.05),
+        ),
+        (
+            tr(r"softmax Jacobian $\|J\|_F$"),
+            _curve_pair("jacobian_norm", jacobian_norm, d_ks.size),
+            (0, None),
+        ),
+    ]
+    fig = StaticFigure(figsize=(11.0, 3.5), layout="constrained")
+    FigureCanvasAgg(fig)
+    for ax, (title, (unscaled, scaled), ylim) in zip(fig.subplots(1, 3), panels, strict=True):
+        ax.semilogx(d_ks, unscaled, "o-", label=tr("unscaled"))
+        ax.semilogx(d_ks, scaled, "s-", label=tr(r"scaled by $1/\sqrt{d_k}$"))
+        ax.set_xticks(d_ks, [f"{d:g}" for d in d_ks])
+        ax.minorticks_off()
+        ax.set_xlabel(r"$d_k$")
+        ax.set_title(title)
+        ax.set_ylim(*ylim)
+    fig.axes[0].legend()
+    fig.suptitle(
+        tr("Softmax of random scores, n = {n} tokens, {draws} draws per $d_k$", n=n, draws=draws)
+    )
+    return fig
+
+
+# --- notebook 06: training losses ---
+
+
+@in_figure_fonts
+def plot_losses(
+    curves: Mapping[str, np.ndarray | Sequence[np.ndarray]],
+    *,
+    title: str | None = None,
+    chance: float | None = math.log(10),
+) -> StaticFigure:
+    """Training loss against step, on a log scale, one colour per label.
+
+    Parameters
+    ----------
+    curves : mapping of str to array_like
+        label -> the losses of one run, shape (steps,), or a list of runs
+        (e.g. several seeds), drawn as thin lines of the same colour.
+    title : str, optional
+        Default "training loss", in the current language.
+    chance : float or None, default log(10)
+        Draw a dotted line at this loss: the loss of guessing uniformly
+        among the 10 values, log 10 ≈ 2.30 nats.
+
+    Returns
+    -------
+    StaticFigure
+
+    Examples
+    --------
+    >>> runs = [[2.3, 2.2, 2.0], [2.4, 2.0, 1.5]]                      # two seeds
+    >>> fig = plot_losses({"scaled": [2.3, 1.0, 0.1], "unscaled": runs})
+    >>> fig.axes[0].get_title(), len(fig.axes[0].get_lines())
+    ('training loss', 4)
+    """
+    if not curves:
+        raise ValueError("curves is empty: give at least one label -> losses")
+    fig = StaticFigure(figsize=(6.4, 3.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    for colour, (label, runs) in enumerate(curves.items()):
+        wanted = "positive losses, one run or a list of runs of equal length"
+        try:
+            runs = np.asarray(runs, dtype=float)
+        except (TypeError, ValueError):  # ragged runs, or not numbers
+            raise ValueError(f"curves[{label!r}] must hold {wanted}; got {runs!r}") from None
+        runs = runs[None, :] if runs.ndim == 1 else runs  # (runs, steps)
+        if runs.ndim != 2 or runs.shape[1] == 0 or not (runs > 0).all():
+            raise ValueError(f"curves[{label!r}] must hold {wanted}; got shape {runs.shape}")
+        steps = np.arange(1, runs.shape[1] + 1)  # (steps,): step s has loss runs[:, s - 1]
+        width = 2.0 if len(runs) == 1 else 1.2
+        for r, losses in enumerate(runs):
+            ax.plot(
+                steps,
+                losses,
+                color=f"C{colour}",
+                lw=width,
+                alpha=0.9,
+                label=label if r == 0 else None,
+            )
+    if chance is not None:
+        ax.axhline(
+            chance,
+            color="grey",
+            ls=":",
+            lw=1.2,
+            label=tr("guessing: {chance:.2f} nats", chance=chance),
+        )
+    ax.set_yscale("log")
+    ax.set_title(tr("training loss") if title is None else title)
+    ax.set_xlabel(tr("training step"))
+    ax.set_ylabel(tr("cross-entropy (nats, log scale)"))
+    ax.legend()
+    return fig

@@ -1,0 +1,536 @@
+"""Draw one matrix as a heatmap on a given Axes; the returned :class:`Heatmap` owns its state.
+
+:func:`heatmap` is the one helper every notebook picture goes through. What
+it returns is an object of ours, not a bare matplotlib artist: it holds the
+image, its colorbar, the outlines and the cell values it made, remembers the
+rules it was drawn with (kind, fixed limit, a limit shared with other
+heatmaps), and knows how to show new numbers (:meth:`Heatmap.update`), a new
+shape or new labels on the same Axes (:meth:`Heatmap.redress`), a selected
+cell (:meth:`Heatmap.select`), and which of its artists change when the
+numbers do (:meth:`Heatmap.moving_artists`, for a fast redraw).
+
+Colours mean the same thing everywhere: scores and other signed matrices use
+a diverging map centred on 0 with symmetric limits (``RdBu_r``), weights a
+sequential map fixed to [0, 1] (``viridis``); both are colourblind-safe.
+Masked cells (a ``mask`` False there) are grey and hatched, and count for
+neither the colour limits nor the cell values.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib import colormaps
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
+from matplotlib.colors import Normalize
+from matplotlib.patches import PathPatch, Rectangle
+from matplotlib.path import Path
+from matplotlib.ticker import FixedLocator, MaxNLocator
+
+from ..maths.validation import as_float_array, as_matrix
+from .cell_values import CellValues
+
+__all__ = [
+    "KINDS",
+    "MAX_VALUES_N",
+    "Heatmap",
+    "check_cell",
+    "check_kind",
+    "heatmap",
+    "label_style",
+    "share_limit",
+    "symmetric_limit",
+]
+
+#: kind -> (colormap, how the colour limits are set)
+KINDS = {
+    "diverging": ("RdBu_r", "symmetric limits around 0 that follow the data, in nice steps"),
+    "weights": ("viridis", "fixed to [0, 1]"),
+    "sequential": ("viridis", "the data's minimum and maximum"),
+}
+
+MAX_VALUES_N = 8  # cell values are written when both sides of the matrix are at most this
+MASKED_COLOUR = "#d9d9d9"  # light grey under the hatching of masked cells
+SELECTION_COLOUR = "#ff7f0e"  # the selected cell's outline, on a white halo
+
+_STEPS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+
+# Drawing order of the artists that move with the numbers (Axes.draw sorts by zorder).
+_Z_IMAGE, _Z_HATCH, _Z_DIAGONAL, _Z_SELECTION, _Z_VALUES = 0.0, 0.5, 1.0, 2.6, 3.0
+
+
+def check_kind(kind: str) -> str:
+    """Return `kind` if it is one of KINDS, else raise a ValueError naming the choices."""
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise ValueError(f"kind must be one of {sorted(KINDS)}, got {kind!r}")
+    return kind
+
+
+def check_cell(cell, shape: tuple[int, int]) -> tuple[int, int]:
+    """`cell` as a pair of ints (i, j) inside `shape`, else an error naming the valid range.
+
+    Examples
+    --------
+    >>> check_cell((1, 2), (3, 3))
+    (1, 2)
+    """
+    try:
+        i, j = cell
+    except (TypeError, ValueError):
+        raise TypeError(f"cell must be a pair (i, j), got {cell!r}") from None
+    for name, value, size in (("i", i, shape[0]), ("j", j, shape[1])):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"cell {name} must be an integer, got {value!r}")
+        if not 0 <= value < size:
+            raise ValueError(f"cell {name} must be from 0 to {size - 1}, got {value}")
+    return int(i), int(j)
+
+
+def symmetric_limit(matrix) -> float:
+    """The smallest 'nice' number >= max |matrix|: 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times 10**k.
+
+    Diverging heatmaps use ``(-limit, limit)``, so 0 is always the middle
+    colour, and the colorbar only changes when the data crosses a step.
+    Masked entries of a numpy masked array are left out.
+
+    Examples
+    --------
+    >>> symmetric_limit([[0.3, -1.7]]), symmetric_limit([[12.0]]), symmetric_limit([[0.0]])
+    (2.0, 15.0, 1.0)
+    """
+    top = float(np.ma.max(np.ma.abs(matrix))) if np.ma.count(matrix) else 0.0
+    if not top > 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(top))
+    for step in _STEPS:
+        if step * power >= top:
+            return step * power
+    return 10.0 * power  # pragma: no cover
+
+
+def _limits(kind: str, data: np.ndarray, limit: float | None) -> tuple[float, float]:
+    if kind == "weights":
+        return 0.0, 1.0
+    if kind == "diverging":
+        top = symmetric_limit(data) if limit is None else float(limit)
+        return -top, top
+    if not np.ma.count(data):
+        return -0.5, 0.5
+    low, high = float(data.min()), float(data.max())
+    return (low, high) if high > low else (low - 0.5, high + 0.5)
+
+
+def _masked(matrix, mask) -> np.ndarray:
+    # The matrix as a masked float array; entries where `mask` is False may be
+    # anything (a masked score is -inf), the others must be finite.
+    if mask is None:  # a plain array: matplotlib resamples a mask too, at a cost
+        return as_matrix("matrix", matrix, rows_name="rows", cols_name="cols")
+    raw = as_float_array("matrix", matrix)
+    mask = np.asarray(mask)
+    if mask.dtype != bool or mask.shape != raw.shape:
+        raise ValueError(
+            f"mask must be a boolean array of the matrix's shape {raw.shape}, "
+            f"got dtype {mask.dtype} and shape {mask.shape}"
+        )
+    shown = as_matrix("matrix", np.where(mask, raw, 0.0), rows_name="rows", cols_name="cols")
+    return np.ma.MaskedArray(shown, mask=~mask) if not mask.all() else shown
+
+
+_SQUARE = np.array([(0, 0), (1, 0), (1, 1), (0, 1), (0, 0)], dtype=float)  # (5, 2) corners (x, y)
+_SQUARE_CODES = np.array(
+    [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY], dtype=Path.code_type
+)
+
+
+def _cells_path(cells: Sequence[tuple[int, int]]) -> Path:
+    # One closed square per (i, j), in data coordinates (cell (i, j) spans j ± 0.5, i ± 0.5).
+    # Built with numpy: a causal mask at n = 32 hides 496 cells, on every redraw.
+    cells = np.asarray(cells, dtype=float).reshape(-1, 2)  # (k, 2), rows (i, j)
+    if not len(cells):
+        return Path(np.zeros((0, 2)))
+    corner = cells[:, ::-1] - 0.5  # (k, 2): each square's (x, y) = (j - 0.5, i - 0.5)
+    vertices = (corner[:, None, :] + _SQUARE[None]).reshape(-1, 2)  # (k, 5, 2) -> (5k, 2)
+    return Path(vertices, np.tile(_SQUARE_CODES, len(cells)))
+
+
+def label_style(row_labels, col_labels, cell_w: float, cell_h: float, fontsize: float):
+    """Tick label sizes in points (1/4 pt steps) and the column labels' rotation (0 or 90).
+
+    From the cell size in inches: a label per row must fit its row; numbered
+    axes (labels None) are thinned by a locator and keep a fixed size.
+    """
+
+    def fit(cell: float) -> float:
+        return math.floor(4 * min(fontsize, 0.78 * cell * 72)) / 4
+
+    row_size = fit(cell_h) if row_labels is not None else 0.9 * fontsize
+    col_size = fit(cell_w) if col_labels is not None else 0.9 * fontsize
+    rotation = 0
+    if col_labels is not None:
+        widest = max(len(str(s)) for s in col_labels)
+        if widest * 0.6 * col_size / 72 > 0.95 * cell_w:
+            rotation = 90
+    return row_size, col_size, rotation
+
+
+def _set_ticks(axis, labels, count: int) -> None:
+    if labels is None:
+        axis.set_major_locator(MaxNLocator(nbins=min(count, 8), integer=True, min_n_ticks=1))
+    else:
+        axis.set_major_locator(FixedLocator(np.arange(count)))
+        axis.set_ticklabels([str(s) for s in labels])
+
+
+class Heatmap:
+    """One heatmap on one Axes: the artists drawn for it and the rules they follow.
+
+    Made by :func:`heatmap`; do not build it directly.
+
+    Attributes
+    ----------
+    ax : matplotlib.axes.Axes
+    image : matplotlib.image.AxesImage
+        Its array is the matrix shown (masked where `mask` is False).
+    colorbar : matplotlib.colorbar.Colorbar or None
+    kind : str
+    limit : float or None
+        A fixed colour limit ("diverging" only), kept by :meth:`update`.
+    shared : list of Heatmap
+        The heatmaps (this one among them) that share one colour limit, the
+        largest of their own; empty when this one keeps its own.
+    selection : tuple of int or None
+        The outlined cell (i, j), see :meth:`select`.
+    """
+
+    def __init__(
+        self, ax: Axes, data: np.ndarray, *, kind: str, fontsize: float, limit: float | None
+    ):
+        self.ax = ax
+        self.kind = kind
+        self.fontsize = float(fontsize)
+        self.limit = None if limit is None else float(limit)
+        self.shared: list[Heatmap] = []
+        self.colorbar = None
+        self.selection: tuple[int, int] | None = None
+        self.image = ax.imshow(
+            data,
+            cmap=colormaps[KINDS[kind][0]].with_extremes(bad=MASKED_COLOUR),
+            norm=Normalize(*_limits(kind, data, self.limit)),
+            interpolation="nearest",
+            aspect="auto",
+            zorder=_Z_IMAGE,
+        )
+        style = {"facecolor": "none", "linewidth": 0}
+        self._hatch = PathPatch(_cells_path([]), hatch="///", edgecolor="#8c8c8c", **style)
+        self._hatch.set_zorder(_Z_HATCH)
+        self._hidden = np.zeros((0, 2), dtype=np.intp)  # the cells the hatch covers now
+        self._diagonal: list[PathPatch] = []
+        self._outline = [  # the selected cell: an orange line on a white one, unlike the
+            # diagonal's black, so that a selected diagonal cell still stands out
+            Rectangle((0, 0), 1, 1, facecolor="none", edgecolor=c, zorder=_Z_SELECTION + k / 10)
+            for k, c in enumerate(("white", SELECTION_COLOUR))
+        ]
+        for patch in (self._hatch, *self._outline):
+            ax.add_patch(patch)
+        for patch in self._outline:
+            patch.set_visible(False)
+        self.cell_values: CellValues | None = None
+        self._tick_params: dict[str, dict] = {}  # per axis: skip set_tick_params if unchanged
+
+    # --- what is shown ---
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The numbers shown, shape (rows, cols) (masked cells hold 0)."""
+        return np.ma.getdata(self.image.get_array())
+
+    @property
+    def mask(self) -> np.ndarray:
+        """Boolean (rows, cols): True where a cell is shown, False where it is masked."""
+        return ~np.ma.getmaskarray(self.image.get_array())
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.image.get_array().shape
+
+    @property
+    def colorbar_moves(self) -> bool:
+        """Whether the colorbar's ticks change with the numbers (all kinds but "weights")."""
+        return self.colorbar is not None and self.kind != "weights"
+
+    def moving_artists(self) -> list[Artist]:
+        """The artists that change with the numbers or the selection, in the order Axes.draw
+        draws them (by zorder). A fast redraw draws these on a cached background."""
+        artists = [self.image, self._hatch, *self._diagonal, *self.ax.spines.values()]
+        artists += [*self._outline, *([self.cell_values] if self.cell_values else [])]
+        return artists
+
+    # --- changes ---
+
+    def update(self, matrix, *, mask=None) -> None:
+        """Show new numbers of the same shape; the colour limits follow the heatmap's rules.
+
+        Nothing is drawn: call ``canvas.draw()`` (or let an explorer redraw).
+
+        Parameters
+        ----------
+        matrix : array_like, shape (rows, cols)
+        mask : array_like of bool, shape (rows, cols), optional
+            True where a cell is shown; the others are greyed and hatched.
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> h = heatmap(Figure().add_subplot(), [[0.0, 1.0], [2.0, -3.0]])
+        >>> h.update([[0.5, 0.5], [0.5, -0.5]])
+        >>> h.image.get_clim()
+        (-0.5, 0.5)
+        """
+        data = _masked(matrix, mask)
+        if data.shape != self.shape:
+            raise ValueError(
+                f"matrix has shape {data.shape} but the heatmap shows {self.shape}: "
+                "use redress (or draw a new heatmap) for a new shape"
+            )
+        self._set_data(data)
+
+    def _set_data(self, data: np.ndarray) -> None:
+        self.image.set_data(data)
+        hidden = np.argwhere(np.ma.getmaskarray(data))  # (cells, 2): the masked (i, j)
+        if not np.array_equal(hidden, self._hidden):  # the same mask, move after move: keep it
+            self._hatch.set_path(_cells_path(hidden))
+            self._hidden = hidden
+        self._hatch.set_visible(len(hidden) > 0)
+        self._follow_limits()
+
+    def _follow_limits(self) -> None:
+        if self.shared:  # all follow the largest limit among them
+            top = max(symmetric_limit(member.image.get_array()) for member in self.shared)
+            for member in self.shared:
+                if member.image.get_clim() != (-top, top):
+                    member.image.set_clim(-top, top)
+            return
+        low, high = _limits(self.kind, self.image.get_array(), self.limit)
+        if self.image.get_clim() != (low, high):
+            self.image.set_clim(low, high)
+
+    def select(self, cell: tuple[int, int] | None) -> None:
+        """Outline cell ``(i, j)`` (row i, column j), or nothing if `cell` is None.
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> h = heatmap(Figure().add_subplot(), [[0.0, 1.0], [2.0, -3.0]])
+        >>> h.select((1, 0)); h.selection
+        (1, 0)
+        """
+        if cell is not None:
+            cell = check_cell(cell, self.shape)
+            for patch in self._outline:
+                patch.set_xy((cell[1] - 0.5, cell[0] - 0.5))
+        self.selection = cell
+        for patch in self._outline:
+            patch.set_visible(cell is not None)
+
+    def redress(
+        self,
+        matrix,
+        *,
+        row_labels: Sequence[str] | None = None,
+        col_labels: Sequence[str] | None = None,
+        title: str = "",
+        xlabel: str = "",
+        ylabel: str = "",
+        values: bool | None = None,
+        diagonal: bool = False,
+        mask=None,
+    ) -> None:
+        """Show `matrix` (any shape) with new labels on the same Axes, for its current position.
+
+        Cheaper than a new heatmap (new Axes cost about 1 ms a tick); an
+        explorer calls it when n changes. The selection is clamped to the new
+        shape. Arguments as for :func:`heatmap`.
+        """
+        data = _masked(matrix, mask)
+        rows, cols = data.shape
+        for name, labels, count in (
+            ("row_labels", row_labels, rows),
+            ("col_labels", col_labels, cols),
+        ):
+            if labels is not None and len(labels) != count:
+                raise ValueError(
+                    f"{name} has {len(labels)} labels but matrix has {count} ({data.shape})"
+                )
+        if diagonal and rows != cols:
+            raise ValueError(f"diagonal=True needs a square matrix, got shape {(rows, cols)}")
+        ax, fig, fontsize = self.ax, self.ax.figure, self.fontsize
+        self.image.set_extent((-0.5, cols - 0.5, rows - 0.5, -0.5))
+        ax.set_xlim(-0.5, cols - 0.5)
+        ax.set_ylim(rows - 0.5, -0.5)
+        self._set_data(data)
+
+        box = ax.get_position()
+        cell_w = box.width * fig.get_figwidth() / cols  # inches
+        cell_h = box.height * fig.get_figheight() / rows
+        cell_px = min(cell_w, cell_h) * fig.dpi
+        row_size, col_size, rotation = label_style(row_labels, col_labels, cell_w, cell_h, fontsize)
+        for axis, size, turn in ((ax.xaxis, col_size, rotation), (ax.yaxis, row_size, 0)):
+            params = {"length": 0, "labelsize": size, "pad": 0.3 * fontsize, "labelrotation": turn}
+            if self._tick_params.get(axis.axis_name) != params:  # ~1 ms a tick: skip if unchanged
+                axis.set_tick_params(**params)
+                self._tick_params[axis.axis_name] = params
+        _set_ticks(ax.yaxis, row_labels, rows)
+        _set_ticks(ax.xaxis, col_labels, cols)
+        # y fixed at the top: nothing is drawn above the axes, so this is where
+        # matplotlib would put it, without measuring every tick label to check
+        ax.set_title(title, fontsize=fontsize * 1.1, pad=0.6 * fontsize, y=1.0)
+        ax.set_xlabel(xlabel, fontsize=fontsize)
+        ax.set_ylabel(ylabel, fontsize=fontsize)
+
+        width = fontsize / 10 * min(1.0, cell_px / 25)  # outlines thinner on small cells
+        for patch in self._diagonal:
+            patch.remove()
+        self._diagonal = []
+        if diagonal:
+            path = _cells_path([(i, i) for i in range(rows)])
+            for colour, lw, z in (("white", 2.6, _Z_DIAGONAL), ("black", 1.1, _Z_DIAGONAL + 0.1)):
+                patch = PathPatch(
+                    path, facecolor="none", edgecolor=colour, linewidth=lw * width, zorder=z
+                )
+                self._diagonal.append(ax.add_patch(patch))
+        for patch, lw in zip(self._outline, (4.2, 2.2), strict=True):
+            patch.set_linewidth(lw * width)
+        if self.selection is not None:
+            i, j = self.selection
+            self.select((min(i, rows - 1), min(j, cols - 1)))
+
+        if self.cell_values is not None:
+            self.cell_values.remove()
+            self.cell_values = None
+        if values is None:
+            values = rows <= MAX_VALUES_N and cols <= MAX_VALUES_N
+        if values:
+            size = min(fontsize, 0.85 * cell_px / 3.1 * 72 / fig.dpi)  # 5 characters in 85%
+            self.cell_values = CellValues(self.image, size)
+            ax.add_artist(self.cell_values)
+
+
+def share_limit(heatmaps: Sequence[Heatmap]) -> None:
+    """Give `heatmaps` one symmetric colour limit, the largest of their own, kept by updates.
+
+    So that a colour means the same number in each (Q, K and V side by side).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure()
+    >>> a, b = heatmap(fig.add_subplot(121), [[0.5]]), heatmap(fig.add_subplot(122), [[3.0]])
+    >>> share_limit([a, b]); a.image.get_clim()
+    (-3.0, 3.0)
+    """
+    heatmaps = list(heatmaps)
+    for h in heatmaps:
+        if h.kind != "diverging":
+            raise ValueError(f"share_limit is for kind 'diverging' only, not {h.kind!r}")
+        h.shared = heatmaps
+    if heatmaps:
+        heatmaps[0]._follow_limits()
+
+
+def heatmap(
+    ax: Axes,
+    matrix,
+    *,
+    row_labels: Sequence[str] | None = None,
+    col_labels: Sequence[str] | None = None,
+    title: str = "",
+    xlabel: str = "",
+    ylabel: str = "",
+    kind: str = "diverging",
+    values: bool | None = None,
+    diagonal: bool = False,
+    colorbar: bool = True,
+    cax: Axes | None = None,
+    fontsize: float = 10.0,
+    limit: float | None = None,
+    mask=None,
+) -> Heatmap:
+    """Draw `matrix` as a heatmap on `ax`, one cell per entry, row 0 at the top.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    matrix : array_like, shape (rows, cols)
+    row_labels : sequence of str, length rows, optional
+        Labels down the left side (e.g. the query tokens); integers if omitted.
+    col_labels : sequence of str, length cols, optional
+        Labels along the bottom (e.g. the key tokens); integers if omitted.
+        Rotated upright when they do not fit under their cells.
+    title, xlabel, ylabel : str
+    kind : {"diverging", "weights", "sequential"}, default "diverging"
+        "diverging": ``RdBu_r`` centred on 0 with symmetric limits (scores,
+        X, Q, K, V). "weights": ``viridis`` fixed to [0, 1]. "sequential":
+        ``viridis`` from the data's minimum to its maximum.
+    values : bool, optional
+        Write each cell's value in it. Default: when rows and cols are both
+        at most 8, so the numbers stay readable.
+    diagonal : bool, default False
+        Outline the cells (i, i): each token scoring itself.
+    colorbar : bool, default True
+        Add a colorbar (in `cax` if given, else beside `ax`).
+    cax : matplotlib.axes.Axes, optional
+        Axes for the colorbar.
+    fontsize : float, default 10
+        Base font size in points; tick labels shrink to fit their cells.
+    limit : float, optional
+        "diverging" only: colour limits ``(-limit, limit)`` instead of the
+        data's own, so that several heatmaps share one colour scale; kept by
+        :meth:`Heatmap.update`.
+    mask : array_like of bool, shape (rows, cols), optional
+        True where a cell is shown (where a query may attend); False cells are
+        grey and hatched, and may hold anything (a masked score is -inf).
+
+    Returns
+    -------
+    Heatmap
+        ``h.image`` is the AxesImage (``h.image.get_array()`` holds `matrix`);
+        ``h.update(new)`` shows new numbers on the same Axes.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=4)
+    >>> att = self_attention(*ex[1:])
+    >>> fig = Figure()
+    >>> h = heatmap(fig.add_subplot(), att.weights, row_labels=ex.tokens,
+    ...             col_labels=ex.tokens, title="weights", kind="weights")
+    >>> h.matrix.shape, h.image.get_clim()
+    ((4, 4), (0.0, 1.0))
+    """
+    kind = check_kind(kind)
+    data = _masked(matrix, mask)
+    made = Heatmap(ax, data, kind=kind, fontsize=fontsize, limit=limit)
+    made.redress(
+        np.ma.getdata(data),
+        row_labels=row_labels,
+        col_labels=col_labels,
+        title=title,
+        xlabel=xlabel,
+        ylabel=ylabel,
+        values=values,
+        diagonal=diagonal,
+        mask=None if mask is None else ~np.ma.getmaskarray(data),
+    )
+    if colorbar:
+        bar = ax.figure.colorbar(made.image, cax=cax, ax=None if cax is not None else ax)
+        bar.ax.tick_params(labelsize=fontsize * 0.9, length=0.3 * fontsize, pad=0.2 * fontsize)
+        if kind == "weights":
+            bar.set_ticks([0, 0.25, 0.5, 0.75, 1.0])
+        bar.outline.set_linewidth(0.8)
+        made.colorbar = bar
+    return made

@@ -1,0 +1,426 @@
+"""Panels in a row or a grid: what a panel holds, where each one goes, and the figure holding them.
+
+A :class:`Panel` is one heatmap to draw, built with keywords. :func:`geometry`
+computes, once per arrangement (it is cached), the figure size and where
+each heatmap and its colorbar go, from the measured widths of the labels.
+Up to three panels stand side by side in one row; four or more (one per
+head, say) are small multiples: smaller boxes in a grid of at most
+``MAX_COLUMNS`` per row (see :func:`grid_shape`).
+:class:`PanelFigure` draws panels on a figure it owns and, when only the
+numbers, shapes or labels change, re-dresses the same Axes instead of
+building new ones. :func:`draw_panels` is the one-shot form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
+from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+
+from ..maths.validation import as_matrix
+from .heatmap import Heatmap, check_cell, check_kind, heatmap, label_style, share_limit
+
+__all__ = [
+    "MAX_COLUMNS",
+    "SIZES",
+    "Geometry",
+    "Panel",
+    "PanelFigure",
+    "check_size",
+    "draw_panels",
+    "geometry",
+    "grid_shape",
+]
+
+#: size -> geometry in inches and points: heatmap box side, base font size, dpi.
+#: "large" is for a 1080p projector: a 32-token heatmap about 640 px high.
+SIZES = {
+    "normal": {"box": 3.8, "font": 10.0, "dpi": 100},
+    "large": {"box": 6.4, "font": 17.0, "dpi": 100},
+}
+
+_NUMBERS = {"layout": False}  # field metadata: changes the numbers drawn, not the layout
+
+MAX_COLUMNS = 4  # small multiples: at most this many panels in a row
+MAX_ONE_ROW = 3  # up to this many panels: one row of full-size boxes, as always
+SMALL_BOX = 0.6  # the box side of small multiples, as a share of the full box
+
+
+def check_size(size: str) -> str:
+    """Return `size` if it is one of SIZES, else raise a ValueError naming the choices."""
+    if not isinstance(size, str) or size not in SIZES:
+        raise ValueError(f"size must be one of {sorted(SIZES)}, got {size!r}")
+    return size
+
+
+@dataclass(frozen=True, kw_only=True)
+class Panel:
+    """One heatmap of a figure: the matrix and how to label it (see :func:`.heatmap.heatmap`).
+
+    `share_limit` (diverging only): the panels of a figure that set it get
+    one symmetric colour limit, the largest of their own, so that a colour
+    means the same number in each of them, also after an update.
+    `mask` (bool, True where a cell is shown) and `matrix` are the numbers;
+    every other field is layout (see :meth:`layout_key`). `selectable`: an
+    explorer's selected cell is outlined in this panel.
+
+    Examples
+    --------
+    >>> Panel(matrix=[[1.0, 0.0], [0.0, 1.0]], title="I (2 × 2)", kind="weights").shape
+    (2, 2)
+    """
+
+    matrix: np.ndarray = field(metadata=_NUMBERS)
+    title: str = ""
+    row_labels: tuple[str, ...] | None = None
+    col_labels: tuple[str, ...] | None = None
+    xlabel: str = ""
+    ylabel: str = ""
+    kind: str = "diverging"
+    diagonal: bool = False
+    values: bool | None = None
+    share_limit: bool = False
+    selectable: bool = False
+    mask: np.ndarray | None = field(default=None, metadata=_NUMBERS)
+
+    def __post_init__(self):
+        if self.mask is None:
+            matrix = as_matrix("matrix", self.matrix, rows_name="rows", cols_name="cols")
+        else:  # masked entries may be -inf: the heatmap checks the rest
+            matrix = np.asarray(self.matrix, dtype=float)
+            object.__setattr__(self, "mask", np.asarray(self.mask))
+        object.__setattr__(self, "matrix", matrix)
+        for name in ("row_labels", "col_labels"):
+            labels = getattr(self, name)
+            if labels is not None:
+                object.__setattr__(self, name, tuple(str(s) for s in labels))
+        check_kind(self.kind)
+        if self.share_limit and self.kind != "diverging":
+            raise ValueError(f"share_limit is for kind 'diverging' only, not {self.kind!r}")
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.matrix.shape
+
+    def layout_key(self) -> tuple:
+        """Everything but the numbers: two panels with equal keys share a layout.
+
+        Read from the dataclass fields, so a new field is in the key unless
+        it is marked as numbers.
+        """
+        return (self.shape, *(getattr(self, f.name) for f in fields(self) if _is_layout(f)))
+
+
+def _is_layout(f) -> bool:
+    return f.metadata.get("layout", True)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where everything goes, for one arrangement of panels.
+
+    Attributes
+    ----------
+    width, height : float
+        Figure size in inches.
+    dpi, font : float
+        Dots per inch; base font size in points.
+    boxes, bars : tuple of (left, bottom, width, height)
+        Each heatmap's box and its colorbar's, in figure fractions.
+    bar_slots : tuple of (left, bottom, width, height)
+        Each colorbar with its tick labels, in figure fractions: nothing else
+        is drawn there.
+    shapes : tuple of (rows, cols)
+        Each panel's matrix shape.
+
+    Pixels of the picture (the PNG an explorer shows) count from its top-left
+    corner, x to the right and y down: :meth:`cell_at` and :meth:`cell_centre`
+    convert between them and cells.
+    """
+
+    width: float
+    height: float
+    dpi: float
+    font: float
+    boxes: tuple[tuple[float, float, float, float], ...]
+    bars: tuple[tuple[float, float, float, float], ...]
+    bar_slots: tuple[tuple[float, float, float, float], ...]
+    shapes: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def pixels(self) -> tuple[int, int]:
+        """(width, height) of the picture in whole pixels, as the Agg canvas makes it."""
+        return int(self.width * self.dpi), int(self.height * self.dpi)
+
+    def _box_pixels(self, panel: int) -> tuple[float, float, float, float]:
+        # (left, top, right, bottom) of a heatmap box in picture pixels. The canvas is
+        # int(height * dpi) pixels high and Agg flips y about that whole height, while
+        # figure fractions scale by the exact height * dpi.
+        left, bottom, w, h = self.boxes[panel]
+        W, H = self.width * self.dpi, self.height * self.dpi
+        top_row = self.pixels[1]
+        return left * W, top_row - (bottom + h) * H, (left + w) * W, top_row - bottom * H
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int, int] | None:
+        """The cell under pixel (x, y) of the picture: (panel, i, j), or None outside every cell.
+
+        Parameters
+        ----------
+        x, y : float
+            From the picture's top-left corner, in the picture's own pixels
+            (scale a click on a picture shown at another size first).
+
+        Examples
+        --------
+        >>> g = geometry([Panel(matrix=np.zeros((4, 4)))])
+        >>> g.cell_at(*g.cell_centre(0, 2, 3)), g.cell_at(0, 0)
+        ((0, 2, 3), None)
+        """
+        for panel, (rows, cols) in enumerate(self.shapes):
+            left, top, right, bottom = self._box_pixels(panel)
+            if left <= x < right and top <= y < bottom:
+                i = int((y - top) / (bottom - top) * rows)  # floor: both are >= 0
+                j = int((x - left) / (right - left) * cols)
+                return panel, min(i, rows - 1), min(j, cols - 1)
+        return None
+
+    def cell_centre(self, panel: int, i: int, j: int) -> tuple[float, float]:
+        """Pixel (x, y) of the middle of cell (i, j) of `panel`, from the picture's top-left.
+
+        Examples
+        --------
+        >>> g = geometry([Panel(matrix=np.zeros((2, 2)))])
+        >>> x, y = g.cell_centre(0, 0, 1)
+        >>> bool(x > g.cell_centre(0, 0, 0)[0]), bool(y < g.cell_centre(0, 1, 1)[1])
+        (True, True)
+        """
+        if not 0 <= panel < len(self.shapes):
+            raise ValueError(f"panel must be from 0 to {len(self.shapes) - 1}, got {panel}")
+        rows, cols = self.shapes[panel]
+        i, j = check_cell((i, j), (rows, cols))
+        left, top, right, bottom = self._box_pixels(panel)
+        return left + (j + 0.5) * (right - left) / cols, top + (i + 0.5) * (bottom - top) / rows
+
+
+@lru_cache(maxsize=8192)
+def _width_px(text: str, size: float, dpi: float) -> float:
+    renderer = RendererAgg(1, 1, dpi)  # cheap: a 1 × 1 canvas, text widths only
+    return renderer.get_text_width_height_descent(text, FontProperties(size=size), False)[0]
+
+
+def _text_inches(texts, size: float, dpi: float) -> float:
+    # The widest of `texts` at `size` points, in inches. Measuring a string costs
+    # about 1 ms: rank them once at 10 pt (cached across sizes) and measure only
+    # the three widest at the size wanted.
+    ranked = sorted(set(texts), key=lambda s: _width_px(s, 10.0, dpi), reverse=True)
+    return max((_width_px(s, size, dpi) for s in ranked[:3]), default=0.0) / dpi
+
+
+def grid_shape(count: int) -> tuple[int, int]:
+    """Rows and columns of the grid that holds `count` panels.
+
+    Up to ``MAX_ONE_ROW`` panels: one row. More: as few rows of at most
+    ``MAX_COLUMNS`` as possible, filled evenly (7 panels: 4 + 3, not 4 + 3 in
+    a 4-wide grid with a hole in the middle of a row; 6 panels: 3 + 3).
+
+    Examples
+    --------
+    >>> [grid_shape(k) for k in (1, 3, 4, 5, 6, 8)]
+    [(1, 1), (1, 3), (1, 4), (2, 3), (2, 3), (2, 4)]
+    """
+    if count <= MAX_ONE_ROW:
+        return 1, count
+    rows = -(-count // MAX_COLUMNS)  # ceil
+    return rows, -(-count // rows)
+
+
+def geometry(panels: Sequence[Panel], size: str = "normal") -> Geometry:
+    """The figure size and each panel's box, for `panels` in a grid (cached by layout).
+
+    Each panel gets a square box (rows and cols equal) or a box whose height
+    follows its rows, and its colorbar on the right with room for tick
+    labels of any width up to 5 characters. Up to three panels stand in one
+    row; four or more are small multiples, smaller boxes filled row by row
+    into :func:`grid_shape`'s grid, their columns aligned.
+
+    Examples
+    --------
+    >>> g = geometry([Panel(matrix=np.zeros((4, 4))), Panel(matrix=np.zeros((4, 4)))])
+    >>> len(g.boxes), g.boxes[0][2] == g.boxes[1][2]
+    (2, True)
+    """
+    size = check_size(size)
+    if not panels:
+        raise ValueError("panels must hold at least one Panel")
+    return _geometry(size, tuple(p.layout_key() for p in panels))
+
+
+_KEY_NAMES = ("shape", *(f.name for f in fields(Panel) if _is_layout(f)))
+
+
+@lru_cache(maxsize=256)
+def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
+    panels = [dict(zip(_KEY_NAMES, key, strict=True)) for key in keys]
+    box, font, dpi = (SIZES[size][k] for k in ("box", "font", "dpi"))
+    grid_rows, grid_cols = grid_shape(len(panels))
+    if len(panels) > MAX_ONE_ROW:  # small multiples: the whole grid about as wide as 3 panels
+        box *= SMALL_BOX
+
+    # Heights: square cells where possible, within [0.45, 1.3] of the box side,
+    # and rows tall enough for a readable token label (0.011 in per point of font).
+    def box_height(rows: int, cols: int) -> float:
+        low = max(0.45 * box, min(rows * 0.011 * font, 1.3 * box))
+        return min(max(box * rows / cols, low), 1.3 * box)
+
+    height = max(box_height(*p["shape"]) for p in panels)
+    line = font / 72 * 1.25  # one line of text, inches
+
+    lefts, bottoms = [], []
+    for p in panels:
+        rows, cols = p["shape"]
+        row_size, col_size, rotation = label_style(
+            p["row_labels"], p["col_labels"], box / cols, height / rows, font
+        )
+        row_texts = p["row_labels"] or [str(rows - 1)]
+        rows_w = _text_inches(row_texts, row_size, dpi)
+        lefts.append(rows_w + 0.3 * font / 72 + (line if p["ylabel"] else 0) + 0.1)
+        col_texts = p["col_labels"] or [str(cols - 1)]
+        cols_h = _text_inches(col_texts, col_size, dpi) if rotation else col_size / 72 * 1.2
+        bottoms.append(cols_h + 0.3 * font / 72 + (line if p["xlabel"] else 0) + 0.12)
+    bar_w, bar_gap = 0.14 * font / 10, 0.12 * font / 10
+    bar_labels = _text_inches(["\u22120.25", "\u2212150"], 0.9 * font, dpi) + 0.45 * font / 72
+    right_pad = 0.15 * font / 10
+    top = line * 1.1 + 0.6 * font / 72 + 0.08
+    bottom = max(bottoms)
+    band = top + height + bottom  # one row of the grid, inches
+    # Panel k sits in row k // grid_cols, column k % grid_cols; a column is as
+    # wide as the widest row labels in it, so that the boxes line up.
+    column_left = [max(lefts[c::grid_cols]) for c in range(grid_cols)]
+    column_width = [left + box + bar_gap + bar_w + bar_labels for left in column_left]
+    width = sum(column_width) + right_pad
+    fig_height = grid_rows * band
+
+    boxes, bars, slots = [], [], []
+    for k in range(len(panels)):
+        r, c = divmod(k, grid_cols)
+        x = sum(column_width[:c]) + column_left[c]
+        y = (grid_rows - 1 - r) * band + bottom  # the box's lower edge; row 0 on top
+        boxes.append((x / width, y / fig_height, box / width, height / fig_height))
+        bar_x = x + box + bar_gap
+        bars.append((bar_x / width, y / fig_height, bar_w / width, height / fig_height))
+        pad = bar_gap / 2  # the bar's outline is stroked across its edge
+        slots.append(
+            (
+                (bar_x - pad) / width,
+                (grid_rows - 1 - r) * band / fig_height,
+                (pad + bar_w + bar_labels) / width,
+                band / fig_height,
+            )
+        )
+    shapes = tuple(p["shape"] for p in panels)
+    return Geometry(width, fig_height, dpi, font, tuple(boxes), tuple(bars), tuple(slots), shapes)
+
+
+class PanelFigure:
+    """A matplotlib Figure of panels side by side, and the Heatmaps drawn on it.
+
+    :meth:`draw` re-dresses the same Axes when the panels have the same kinds
+    as last time (new numbers, shapes, labels or titles), and builds new ones
+    otherwise. The figure never moves to another PanelFigure.
+
+    Attributes
+    ----------
+    figure : matplotlib.figure.Figure
+    size : str
+    heatmaps : list of Heatmap
+        One per panel of the last :meth:`draw`, in order.
+    geometry : Geometry or None
+        The layout of the last draw.
+    """
+
+    def __init__(self, figure: Figure, size: str = "normal"):
+        self.figure = figure
+        self.size = check_size(size)
+        self.heatmaps: list[Heatmap] = []
+        self.geometry: Geometry | None = None
+        self._kinds: tuple[str, ...] | None = None  # the kinds the current Axes were built for
+        if not isinstance(figure.canvas, FigureCanvasAgg):
+            FigureCanvasAgg(figure)
+
+    def draw(self, panels: Sequence[Panel]) -> list[Heatmap]:
+        """Lay out `panels` and draw them (nothing is rendered until the canvas draws)."""
+        g = geometry(panels, self.size)
+        fig = self.figure
+        kinds = tuple(p.kind for p in panels)
+        reuse = kinds == self._kinds
+        if not reuse:
+            fig.clear()
+            self._kinds, self.heatmaps = None, []
+        fig.set_dpi(g.dpi)
+        fig.patch.set_facecolor("white")
+        if fig.get_size_inches().tolist() != [g.width, g.height]:
+            fig.set_size_inches(g.width, g.height)
+
+        made = []
+        for k, p in enumerate(panels):
+            dress = {
+                "row_labels": p.row_labels,
+                "col_labels": p.col_labels,
+                "title": p.title,
+                "xlabel": p.xlabel,
+                "ylabel": p.ylabel,
+                "values": p.values,
+                "diagonal": p.diagonal,
+                "mask": p.mask,
+            }
+            if reuse:
+                h = self.heatmaps[k]
+                h.ax.set_position(g.boxes[k])
+                h.colorbar.ax.set_position(g.bars[k])
+                h.shared = []  # the group is made again below, from this draw's panels
+                h.redress(p.matrix, **dress)
+            else:
+                ax = fig.add_axes(g.boxes[k])
+                cax = fig.add_axes(g.bars[k])
+                h = heatmap(ax, p.matrix, kind=p.kind, cax=cax, fontsize=g.font, **dress)
+            made.append(h)
+        share_limit([h for h, p in zip(made, panels, strict=True) if p.share_limit])
+        self.heatmaps, self._kinds, self.geometry = made, kinds, g
+        return made
+
+
+def draw_panels(fig: Figure, panels: Sequence[Panel], *, size: str = "normal") -> list[Heatmap]:
+    """Clear `fig`, size it, and draw `panels` side by side with a fixed layout.
+
+    The layout is computed from the measured widths of the labels (see
+    :func:`geometry`) and is not changed by drawing, so that parts of the
+    figure can be redrawn in place.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    panels : sequence of Panel
+    size : {"normal", "large"}, default "normal"
+        "large" is for a projector: bigger fonts and boxes.
+
+    Returns
+    -------
+    list of Heatmap
+        One per panel, in order.
+
+    Examples
+    --------
+    >>> fig = Figure()
+    >>> panels = [Panel(matrix=[[1.0, -1.0]], title="a"),
+    ...           Panel(matrix=[[0.5], [0.5]], title="b", kind="weights")]
+    >>> heatmaps = draw_panels(fig, panels)
+    >>> len(heatmaps), len(fig.axes)       # two heatmaps and their colorbars
+    (2, 4)
+    """
+    fig.clear()
+    return PanelFigure(fig, size).draw(panels)
