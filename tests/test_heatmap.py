@@ -1,4 +1,4 @@
-"""attnlib.heatmap and attnlib.cell_values: one heatmap, its colours, labels and updates."""
+"""attnlib.pictures.heatmap and .cell_values: one heatmap, its colours, labels and updates."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 from attnlib import self_attention, toy_example
 from attnlib.pictures.cell_values import CellValues, format_value
 from attnlib.pictures.heatmap import Heatmap, heatmap, share_limit, symmetric_limit
+from attnlib.pictures.panel import Panel
 
 
 def render(fig) -> np.ndarray:
@@ -74,6 +75,31 @@ def test_heatmap_rejects_bad_arguments():
         heatmap(ax, "not a matrix")
     with pytest.raises(ValueError, match=r"mask must be a boolean array of the matrix's shape"):
         heatmap(ax, np.zeros((2, 2)), mask=np.ones((2, 3), dtype=bool))
+    with pytest.raises(TypeError, match=r"'colour' is not an option of a heatmap.*title"):
+        heatmap(ax, np.zeros((2, 2)), colour="red")
+    with pytest.raises(TypeError, match="give the options in the Panel"):
+        heatmap(ax, Panel(matrix=np.zeros((2, 2))), title="beside")
+    h = heatmap(ax, Panel(matrix=np.zeros((2, 2))))
+    with pytest.raises(ValueError, match="of kind 'diverging', the panel 'weights'"):
+        h.update(Panel(matrix=np.zeros((2, 2)), kind="weights"))
+
+
+def test_a_panel_and_the_same_options_as_keywords_draw_the_same_picture():
+    options = {"row_labels": list("abc"), "title": "t", "kind": "weights", "diagonal": True}
+    matrix = np.eye(3) * 0.5
+    by_keywords, _ = small_figure(matrix, **options)
+    by_panel, _ = small_figure(Panel(matrix=matrix, **options))
+    np.testing.assert_array_equal(render(by_keywords), render(by_panel))
+
+
+def test_update_with_a_panel_draws_what_a_new_heatmap_of_it_draws():
+    # The one description: dressing an old heatmap as a panel or drawing the panel afresh
+    # gives the same pixels.
+    target = Panel(matrix=np.arange(6.0).reshape(2, 3), col_labels=list("xyz"), title="new")
+    fresh, _ = small_figure(target)
+    fig, h = small_figure(np.eye(4), row_labels=list("abcd"), diagonal=True, title="old")
+    h.update(target)
+    np.testing.assert_array_equal(render(fig), render(fresh))
 
 
 def test_cell_values_only_when_small_and_they_are_drawn():
@@ -148,17 +174,17 @@ def test_shared_limit_follows_the_largest_member():
         share_limit([heatmap(fig.add_subplot(), [[0.5]], kind="weights")])
 
 
-def test_redress_shows_a_new_shape_and_labels_on_the_same_axes():
+def test_update_with_a_panel_shows_a_new_shape_and_labels_on_the_same_axes():
     h = heatmap(Figure().add_subplot(), np.eye(3), row_labels=["a", "b", "c"], diagonal=True)
     ax = h.ax
-    h.redress(np.ones((5, 2)), row_labels=list("vwxyz"), title="new", values=False)
+    h.update(Panel(matrix=np.ones((5, 2)), row_labels=list("vwxyz"), title="new", values=False))
     assert h.ax is ax and h.shape == (5, 2)
     assert ax.get_ylim() == (4.5, -0.5) and ax.get_xlim() == (-0.5, 1.5)
     assert [t.get_text() for t in ax.get_yticklabels()] == list("vwxyz")
     assert ax.get_title() == "new" and h.cell_values is None
 
 
-def test_selection_outlines_one_cell_and_is_clamped_by_redress():
+def test_selection_outlines_one_cell_and_is_clamped_by_a_new_panel():
     plain, _ = small_figure(np.zeros((4, 4)))
     fig, h = small_figure(np.zeros((4, 4)))
     assert h.selection is None
@@ -174,7 +200,7 @@ def test_selection_outlines_one_cell_and_is_clamped_by_redress():
     h.select(None)
     np.testing.assert_array_equal(render(fig), render(plain))
     h.select((3, 3))
-    h.redress(np.zeros((2, 2)))
+    h.update(Panel(matrix=np.zeros((2, 2))))
     assert h.selection == (1, 1)
     with pytest.raises(ValueError, match="cell i must be from 0 to 1, got 2"):
         h.select((2, 0))

@@ -14,7 +14,7 @@ from ..lessons.lookup import History, Task, forward, learned_view
 from ..maths.core import causal_mask, multi_head_attention, self_attention
 from ..maths.data import toy_example, toy_multi_head
 from ..maths.stats import scaling_comparison
-from ..pictures.layout import Panel
+from ..pictures.panel import Panel
 from ..pictures.plotting import (
     attention_panels,
     embedding_panels,

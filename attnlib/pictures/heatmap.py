@@ -1,13 +1,14 @@
-"""Draw one matrix as a heatmap on a given Axes; the returned :class:`Heatmap` owns its state.
+"""Draw one :class:`~.panel.Panel` as a heatmap on a given Axes; the :class:`Heatmap` owns it.
 
 :func:`heatmap` is the one helper every notebook picture goes through. What
 it returns is an object of ours, not a bare matplotlib artist: it holds the
 image, its colorbar, the outlines and the cell values it made, remembers the
 rules it was drawn with (kind, fixed limit, a limit shared with other
-heatmaps), and knows how to show new numbers (:meth:`Heatmap.update`), a new
-shape or new labels on the same Axes (:meth:`Heatmap.redress`), a selected
-cell (:meth:`Heatmap.select`), and which of its artists change when the
-numbers do (:meth:`Heatmap.moving_artists`, for a fast redraw).
+heatmaps), and knows how to show new numbers or another Panel on the same
+Axes (:meth:`Heatmap.update`), a selected cell (:meth:`Heatmap.select`), and
+which of its artists change when the numbers do
+(:meth:`Heatmap.moving_artists`, for a fast redraw). What a heatmap shows and
+how is the Panel's alone: this module has no list of options of its own.
 
 Colours mean the same thing everywhere: scores and other signed matrices use
 a diverging map centred on 0 with symmetric limits (``RdBu_r``), weights a
@@ -28,10 +29,11 @@ from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 from matplotlib.patches import PathPatch, Rectangle
 from matplotlib.path import Path
-from matplotlib.ticker import FixedLocator, MaxNLocator
+from matplotlib.ticker import FixedLocator, MaxNLocator, ScalarFormatter
 
 from ..maths.validation import as_float_array, as_matrix
 from .cell_values import CellValues
+from .panel import KINDS, Panel, check_kind
 
 __all__ = [
     "KINDS",
@@ -45,13 +47,6 @@ __all__ = [
     "symmetric_limit",
 ]
 
-#: kind -> (colormap, how the colour limits are set)
-KINDS = {
-    "diverging": ("RdBu_r", "symmetric limits around 0 that follow the data, in nice steps"),
-    "weights": ("viridis", "fixed to [0, 1]"),
-    "sequential": ("viridis", "the data's minimum and maximum"),
-}
-
 MAX_VALUES_N = 8  # cell values are written when both sides of the matrix are at most this
 MASKED_COLOUR = "#d9d9d9"  # light grey under the hatching of masked cells
 SELECTION_COLOUR = "#ff7f0e"  # the selected cell's outline, on a white halo
@@ -60,13 +55,6 @@ _STEPS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 
 # Drawing order of the artists that move with the numbers (Axes.draw sorts by zorder).
 _Z_IMAGE, _Z_HATCH, _Z_DIAGONAL, _Z_SELECTION, _Z_VALUES = 0.0, 0.5, 1.0, 2.6, 3.0
-
-
-def check_kind(kind: str) -> str:
-    """Return `kind` if it is one of KINDS, else raise a ValueError naming the choices."""
-    if not isinstance(kind, str) or kind not in KINDS:
-        raise ValueError(f"kind must be one of {sorted(KINDS)}, got {kind!r}")
-    return kind
 
 
 def check_cell(cell, shape: tuple[int, int]) -> tuple[int, int]:
@@ -179,6 +167,10 @@ def label_style(row_labels, col_labels, cell_w: float, cell_h: float, fontsize: 
 def _set_ticks(axis, labels, count: int) -> None:
     if labels is None:
         axis.set_major_locator(MaxNLocator(nbins=min(count, 8), integer=True, min_n_ticks=1))
+        if not isinstance(
+            axis.get_major_formatter(), ScalarFormatter
+        ):  # labels before: numbers now
+            axis.set_major_formatter(ScalarFormatter())
     else:
         axis.set_major_locator(FixedLocator(np.arange(count)))
         axis.set_ticklabels([str(s) for s in labels])
@@ -270,16 +262,24 @@ class Heatmap:
 
     # --- changes ---
 
-    def update(self, matrix, *, mask=None) -> None:
-        """Show new numbers of the same shape; the colour limits follow the heatmap's rules.
+    def update(self, panel, *, mask=None) -> None:
+        """Show `panel` on the same Axes; or, given a matrix, new numbers of the same shape.
 
-        Nothing is drawn: call ``canvas.draw()`` (or let an explorer redraw).
+        A :class:`~.panel.Panel` (of this heatmap's kind) may have any shape,
+        labels and options: the heatmap is dressed anew for its current
+        position, cheaper than a new heatmap (new Axes cost about 1 ms a
+        tick); an explorer does this when n changes. The selection is clamped
+        to the new shape. A bare matrix changes the numbers only (the fast
+        path of a slider move). Either way the colour limits follow the
+        heatmap's rules, and nothing is drawn: call ``canvas.draw()`` (or let
+        an explorer redraw).
 
         Parameters
         ----------
-        matrix : array_like, shape (rows, cols)
+        panel : Panel, or array_like of shape (rows, cols)
         mask : array_like of bool, shape (rows, cols), optional
-            True where a cell is shown; the others are greyed and hatched.
+            With a matrix only: True where a cell is shown; the others are
+            greyed and hatched. (A Panel has its own.)
 
         Examples
         --------
@@ -289,11 +289,21 @@ class Heatmap:
         >>> h.image.get_clim()
         (-0.5, 0.5)
         """
-        data = _masked(matrix, mask)
+        if isinstance(panel, Panel):
+            if mask is not None:
+                raise TypeError("mask goes in the Panel (Panel(..., mask=...)), not beside it")
+            if panel.kind != self.kind:
+                raise ValueError(
+                    f"the heatmap is of kind {self.kind!r}, the panel {panel.kind!r}: "
+                    "draw a new heatmap for another kind"
+                )
+            self._dress(panel)
+            return
+        data = _masked(panel, mask)
         if data.shape != self.shape:
             raise ValueError(
                 f"matrix has shape {data.shape} but the heatmap shows {self.shape}: "
-                "use redress (or draw a new heatmap) for a new shape"
+                "pass a Panel (or draw a new heatmap) for a new shape"
             )
         self._set_data(data)
 
@@ -335,27 +345,11 @@ class Heatmap:
         for patch in self._outline:
             patch.set_visible(cell is not None)
 
-    def redress(
-        self,
-        matrix,
-        *,
-        row_labels: Sequence[str] | None = None,
-        col_labels: Sequence[str] | None = None,
-        title: str = "",
-        xlabel: str = "",
-        ylabel: str = "",
-        values: bool | None = None,
-        diagonal: bool = False,
-        mask=None,
-    ) -> None:
-        """Show `matrix` (any shape) with new labels on the same Axes, for its current position.
-
-        Cheaper than a new heatmap (new Axes cost about 1 ms a tick); an
-        explorer calls it when n changes. The selection is clamped to the new
-        shape. Arguments as for :func:`heatmap`.
-        """
-        data = _masked(matrix, mask)
+    def _dress(self, panel: Panel) -> None:
+        # Everything of `panel` drawn on this heatmap's Axes, for their current position.
+        data = _masked(panel.matrix, panel.mask)
         rows, cols = data.shape
+        row_labels, col_labels = panel.row_labels, panel.col_labels
         for name, labels, count in (
             ("row_labels", row_labels, rows),
             ("col_labels", col_labels, cols),
@@ -364,7 +358,7 @@ class Heatmap:
                 raise ValueError(
                     f"{name} has {len(labels)} labels but matrix has {count} ({data.shape})"
                 )
-        if diagonal and rows != cols:
+        if panel.diagonal and rows != cols:
             raise ValueError(f"diagonal=True needs a square matrix, got shape {(rows, cols)}")
         ax, fig, fontsize = self.ax, self.ax.figure, self.fontsize
         self.image.set_extent((-0.5, cols - 0.5, rows - 0.5, -0.5))
@@ -386,15 +380,15 @@ class Heatmap:
         _set_ticks(ax.xaxis, col_labels, cols)
         # y fixed at the top: nothing is drawn above the axes, so this is where
         # matplotlib would put it, without measuring every tick label to check
-        ax.set_title(title, fontsize=fontsize * 1.1, pad=0.6 * fontsize, y=1.0)
-        ax.set_xlabel(xlabel, fontsize=fontsize)
-        ax.set_ylabel(ylabel, fontsize=fontsize)
+        ax.set_title(panel.title, fontsize=fontsize * 1.1, pad=0.6 * fontsize, y=1.0)
+        ax.set_xlabel(panel.xlabel, fontsize=fontsize)
+        ax.set_ylabel(panel.ylabel, fontsize=fontsize)
 
         width = fontsize / 10 * min(1.0, cell_px / 25)  # outlines thinner on small cells
         for patch in self._diagonal:
             patch.remove()
         self._diagonal = []
-        if diagonal:
+        if panel.diagonal:
             path = _cells_path([(i, i) for i in range(rows)])
             for colour, lw, z in (("white", 2.6, _Z_DIAGONAL), ("black", 1.1, _Z_DIAGONAL + 0.1)):
                 patch = PathPatch(
@@ -410,6 +404,7 @@ class Heatmap:
         if self.cell_values is not None:
             self.cell_values.remove()
             self.cell_values = None
+        values = panel.values
         if values is None:
             values = rows <= MAX_VALUES_N and cols <= MAX_VALUES_N
         if values:
@@ -442,44 +437,23 @@ def share_limit(heatmaps: Sequence[Heatmap]) -> None:
 
 def heatmap(
     ax: Axes,
-    matrix,
+    panel,
     *,
-    row_labels: Sequence[str] | None = None,
-    col_labels: Sequence[str] | None = None,
-    title: str = "",
-    xlabel: str = "",
-    ylabel: str = "",
-    kind: str = "diverging",
-    values: bool | None = None,
-    diagonal: bool = False,
     colorbar: bool = True,
     cax: Axes | None = None,
     fontsize: float = 10.0,
     limit: float | None = None,
-    mask=None,
+    **options,
 ) -> Heatmap:
-    """Draw `matrix` as a heatmap on `ax`, one cell per entry, row 0 at the top.
+    """Draw `panel` as a heatmap on `ax`, one cell per entry, row 0 at the top.
 
     Parameters
     ----------
     ax : matplotlib.axes.Axes
         Where to draw.
-    matrix : array_like, shape (rows, cols)
-    row_labels : sequence of str, length rows, optional
-        Labels down the left side (e.g. the query tokens); integers if omitted.
-    col_labels : sequence of str, length cols, optional
-        Labels along the bottom (e.g. the key tokens); integers if omitted.
-        Rotated upright when they do not fit under their cells.
-    title, xlabel, ylabel : str
-    kind : {"diverging", "weights", "sequential"}, default "diverging"
-        "diverging": ``RdBu_r`` centred on 0 with symmetric limits (scores,
-        X, Q, K, V). "weights": ``viridis`` fixed to [0, 1]. "sequential":
-        ``viridis`` from the data's minimum to its maximum.
-    values : bool, optional
-        Write each cell's value in it. Default: when rows and cols are both
-        at most 8, so the numbers stay readable.
-    diagonal : bool, default False
-        Outline the cells (i, i): each token scoring itself.
+    panel : Panel, or array_like of shape (rows, cols)
+        What to draw and how (see :class:`~.panel.Panel` for every option).
+        A bare matrix is drawn as ``Panel(matrix=panel, **options)``.
     colorbar : bool, default True
         Add a colorbar (in `cax` if given, else beside `ax`).
     cax : matplotlib.axes.Axes, optional
@@ -490,15 +464,16 @@ def heatmap(
         "diverging" only: colour limits ``(-limit, limit)`` instead of the
         data's own, so that several heatmaps share one colour scale; kept by
         :meth:`Heatmap.update`.
-    mask : array_like of bool, shape (rows, cols), optional
-        True where a cell is shown (where a query may attend); False cells are
-        grey and hatched, and may hold anything (a masked score is -inf).
+    **options
+        With a bare matrix: the fields of :class:`~.panel.Panel` (``title``,
+        ``row_labels``, ``kind``, ``mask``, ...).
 
     Returns
     -------
     Heatmap
-        ``h.image`` is the AxesImage (``h.image.get_array()`` holds `matrix`);
-        ``h.update(new)`` shows new numbers on the same Axes.
+        ``h.image`` is the AxesImage (``h.image.get_array()`` holds the
+        matrix); ``h.update(new)`` shows new numbers, or another Panel, on
+        the same Axes.
 
     Examples
     --------
@@ -512,24 +487,18 @@ def heatmap(
     >>> h.matrix.shape, h.image.get_clim()
     ((4, 4), (0.0, 1.0))
     """
-    kind = check_kind(kind)
-    data = _masked(matrix, mask)
-    made = Heatmap(ax, data, kind=kind, fontsize=fontsize, limit=limit)
-    made.redress(
-        np.ma.getdata(data),
-        row_labels=row_labels,
-        col_labels=col_labels,
-        title=title,
-        xlabel=xlabel,
-        ylabel=ylabel,
-        values=values,
-        diagonal=diagonal,
-        mask=None if mask is None else ~np.ma.getmaskarray(data),
-    )
+    if isinstance(panel, Panel):
+        if options:
+            raise TypeError(f"give the options in the Panel, not beside it: {sorted(options)}")
+    else:
+        panel = Panel.of(panel, options)
+    data = _masked(panel.matrix, panel.mask)
+    made = Heatmap(ax, data, kind=panel.kind, fontsize=fontsize, limit=limit)
+    made.update(panel)
     if colorbar:
         bar = ax.figure.colorbar(made.image, cax=cax, ax=None if cax is not None else ax)
         bar.ax.tick_params(labelsize=fontsize * 0.9, length=0.3 * fontsize, pad=0.2 * fontsize)
-        if kind == "weights":
+        if panel.kind == "weights":
             bar.set_ticks([0, 0.25, 0.5, 0.75, 1.0])
         bar.outline.set_linewidth(0.8)
         made.colorbar = bar

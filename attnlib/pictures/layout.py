@@ -1,6 +1,6 @@
 """Panels in a row or a grid: what a panel holds, where each one goes, and the figure holding them.
 
-A :class:`Panel` is one heatmap to draw, built with keywords. :func:`geometry`
+A :class:`~.panel.Panel` is one heatmap to draw, built with keywords. :func:`geometry`
 computes, once per arrangement (it is cached), the figure size and where
 each heatmap and its colorbar go, from the measured widths of the labels.
 Up to three panels stand side by side in one row; four or more (one per
@@ -14,16 +14,15 @@ building new ones. :func:`draw_panels` is the one-shot form.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from functools import lru_cache
 
-import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 
-from ..maths.validation import as_matrix
-from .heatmap import Heatmap, check_cell, check_kind, heatmap, label_style, share_limit
+from .heatmap import Heatmap, check_cell, heatmap, label_style, share_limit
+from .panel import LAYOUT_FIELDS, Panel
 
 __all__ = [
     "MAX_COLUMNS",
@@ -44,8 +43,6 @@ SIZES = {
     "large": {"box": 6.4, "font": 17.0, "dpi": 100},
 }
 
-_NUMBERS = {"layout": False}  # field metadata: changes the numbers drawn, not the layout
-
 MAX_COLUMNS = 4  # small multiples: at most this many panels in a row
 MAX_ONE_ROW = 3  # up to this many panels: one row of full-size boxes, as always
 SMALL_BOX = 0.6  # the box side of small multiples, as a share of the full box
@@ -56,68 +53,6 @@ def check_size(size: str) -> str:
     if not isinstance(size, str) or size not in SIZES:
         raise ValueError(f"size must be one of {sorted(SIZES)}, got {size!r}")
     return size
-
-
-@dataclass(frozen=True, kw_only=True)
-class Panel:
-    """One heatmap of a figure: the matrix and how to label it (see :func:`.heatmap.heatmap`).
-
-    `share_limit` (diverging only): the panels of a figure that set it get
-    one symmetric colour limit, the largest of their own, so that a colour
-    means the same number in each of them, also after an update.
-    `mask` (bool, True where a cell is shown) and `matrix` are the numbers;
-    every other field is layout (see :meth:`layout_key`). `selectable`: an
-    explorer's selected cell is outlined in this panel.
-
-    Examples
-    --------
-    >>> Panel(matrix=[[1.0, 0.0], [0.0, 1.0]], title="I (2 × 2)", kind="weights").shape
-    (2, 2)
-    """
-
-    matrix: np.ndarray = field(metadata=_NUMBERS)
-    title: str = ""
-    row_labels: tuple[str, ...] | None = None
-    col_labels: tuple[str, ...] | None = None
-    xlabel: str = ""
-    ylabel: str = ""
-    kind: str = "diverging"
-    diagonal: bool = False
-    values: bool | None = None
-    share_limit: bool = False
-    selectable: bool = False
-    mask: np.ndarray | None = field(default=None, metadata=_NUMBERS)
-
-    def __post_init__(self):
-        if self.mask is None:
-            matrix = as_matrix("matrix", self.matrix, rows_name="rows", cols_name="cols")
-        else:  # masked entries may be -inf: the heatmap checks the rest
-            matrix = np.asarray(self.matrix, dtype=float)
-            object.__setattr__(self, "mask", np.asarray(self.mask))
-        object.__setattr__(self, "matrix", matrix)
-        for name in ("row_labels", "col_labels"):
-            labels = getattr(self, name)
-            if labels is not None:
-                object.__setattr__(self, name, tuple(str(s) for s in labels))
-        check_kind(self.kind)
-        if self.share_limit and self.kind != "diverging":
-            raise ValueError(f"share_limit is for kind 'diverging' only, not {self.kind!r}")
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return self.matrix.shape
-
-    def layout_key(self) -> tuple:
-        """Everything but the numbers: two panels with equal keys share a layout.
-
-        Read from the dataclass fields, so a new field is in the key unless
-        it is marked as numbers.
-        """
-        return (self.shape, *(getattr(self, f.name) for f in fields(self) if _is_layout(f)))
-
-
-def _is_layout(f) -> bool:
-    return f.metadata.get("layout", True)
 
 
 @dataclass(frozen=True)
@@ -177,6 +112,7 @@ class Geometry:
 
         Examples
         --------
+        >>> import numpy as np
         >>> g = geometry([Panel(matrix=np.zeros((4, 4)))])
         >>> g.cell_at(*g.cell_centre(0, 2, 3)), g.cell_at(0, 0)
         ((0, 2, 3), None)
@@ -194,6 +130,7 @@ class Geometry:
 
         Examples
         --------
+        >>> import numpy as np
         >>> g = geometry([Panel(matrix=np.zeros((2, 2)))])
         >>> x, y = g.cell_centre(0, 0, 1)
         >>> bool(x > g.cell_centre(0, 0, 0)[0]), bool(y < g.cell_centre(0, 1, 1)[1])
@@ -250,6 +187,7 @@ def geometry(panels: Sequence[Panel], size: str = "normal") -> Geometry:
 
     Examples
     --------
+    >>> import numpy as np
     >>> g = geometry([Panel(matrix=np.zeros((4, 4))), Panel(matrix=np.zeros((4, 4)))])
     >>> len(g.boxes), g.boxes[0][2] == g.boxes[1][2]
     (2, True)
@@ -260,7 +198,7 @@ def geometry(panels: Sequence[Panel], size: str = "normal") -> Geometry:
     return _geometry(size, tuple(p.layout_key() for p in panels))
 
 
-_KEY_NAMES = ("shape", *(f.name for f in fields(Panel) if _is_layout(f)))
+_KEY_NAMES = ("shape", *(f.name for f in LAYOUT_FIELDS))  # the names of Panel.layout_key()
 
 
 @lru_cache(maxsize=256)
@@ -368,26 +306,16 @@ class PanelFigure:
 
         made = []
         for k, p in enumerate(panels):
-            dress = {
-                "row_labels": p.row_labels,
-                "col_labels": p.col_labels,
-                "title": p.title,
-                "xlabel": p.xlabel,
-                "ylabel": p.ylabel,
-                "values": p.values,
-                "diagonal": p.diagonal,
-                "mask": p.mask,
-            }
             if reuse:
                 h = self.heatmaps[k]
                 h.ax.set_position(g.boxes[k])
                 h.colorbar.ax.set_position(g.bars[k])
                 h.shared = []  # the group is made again below, from this draw's panels
-                h.redress(p.matrix, **dress)
+                h.update(p)
             else:
                 ax = fig.add_axes(g.boxes[k])
                 cax = fig.add_axes(g.bars[k])
-                h = heatmap(ax, p.matrix, kind=p.kind, cax=cax, fontsize=g.font, **dress)
+                h = heatmap(ax, p, cax=cax, fontsize=g.font)
             made.append(h)
         share_limit([h for h, p in zip(made, panels, strict=True) if p.share_limit])
         self.heatmaps, self._kinds, self.geometry = made, kinds, g

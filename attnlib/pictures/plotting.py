@@ -23,8 +23,9 @@ from ..i18n import tr
 from ..maths.core import Attention, MultiHead
 from ..maths.validation import as_matrix
 from .fonts import figure_fonts
-from .heatmap import KINDS, Heatmap, heatmap, symmetric_limit
-from .layout import SIZES, Panel, draw_panels
+from .heatmap import Heatmap, heatmap, symmetric_limit
+from .layout import SIZES, draw_panels
+from .panel import KINDS, Panel
 
 __all__ = [
     "KINDS",

@@ -30,7 +30,8 @@ from matplotlib.transforms import Bbox
 
 from .fonts import in_figure_fonts
 from .heatmap import Heatmap
-from .layout import Geometry, Panel, PanelFigure, check_size
+from .layout import Geometry, PanelFigure, check_size
+from .panel import Panel
 
 MAX_LAYOUTS = 64  # backgrounds kept: every n of an explorer, at about 0.1 MB each
 MAX_BARS = 64  # colorbar pictures kept, a few tens of kB each
