@@ -92,6 +92,17 @@ def test_a_panel_and_the_same_options_as_keywords_draw_the_same_picture():
     np.testing.assert_array_equal(render(by_keywords), render(by_panel))
 
 
+def test_cell_values_are_left_out_of_cells_smaller_than_the_minimum():
+    # small_figure: a 1.6-inch box, so a 4 × 4 matrix has cells of 0.4 in = 28.8 pt
+    for minimum, shown in ((0.0, True), (28.0, True), (29.0, False), (100.0, False)):
+        fig, h = small_figure(np.eye(4), values=True, min_value_cell=minimum)
+        assert (h.cell_values is not None) is shown, minimum
+    fig, h = small_figure(np.eye(4), values=True, min_value_cell=29.0)
+    blank = render(fig)
+    h.update(Panel(matrix=np.eye(2), values=True, min_value_cell=29.0))  # cells of 57.6 pt
+    assert h.cell_values is not None and (render(fig) != blank).any()
+
+
 def test_update_with_a_panel_draws_what_a_new_heatmap_of_it_draws():
     # The one description: dressing an old heatmap as a panel or drawing the panel afresh
     # gives the same pixels.

@@ -38,6 +38,7 @@ def test_layout_key_ignores_numbers_only_and_follows_every_other_field():
         "kind": "weights",
         "diagonal": True,
         "values": False,
+        "min_value_cell": 12.0,
         "share_limit": True,
         "selectable": True,
     }

@@ -407,6 +407,8 @@ class Heatmap:
         values = panel.values
         if values is None:
             values = rows <= MAX_VALUES_N and cols <= MAX_VALUES_N
+        if min(cell_w, cell_h) * 72 < panel.min_value_cell:  # too small to read
+            values = False
         if values:
             size = min(fontsize, 0.85 * cell_px / 3.1 * 72 / fig.dpi)  # 5 characters in 85%
             self.cell_values = CellValues(self.image, size)

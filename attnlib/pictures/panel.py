@@ -57,6 +57,10 @@ class Panel:
     values : bool, optional
         Write each cell's value in it. Default: when rows and cols are both
         at most 8, so the numbers stay readable.
+    min_value_cell : float, default 0
+        Write no values in cells narrower or shorter than this many points
+        (1/72 inch), where a number would be too small to read (a laptop
+        screen, a grid of heads); 0: no minimum.
     share_limit : bool, default False
         Diverging only, in a figure of several panels: those that set it get
         one symmetric colour limit, the largest of their own, so that a colour
@@ -85,6 +89,7 @@ class Panel:
     kind: str = "diverging"
     diagonal: bool = False
     values: bool | None = None
+    min_value_cell: float = 0.0
     share_limit: bool = False
     selectable: bool = False
     mask: np.ndarray | None = field(default=None, metadata=_NUMBERS)
