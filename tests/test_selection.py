@@ -234,7 +234,65 @@ def test_a_failing_click_is_shown_under_the_picture(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom in explain")
 
-    monkeypatch.setattr(attnlib.explorers.controller, "explain", broken)
+    monkeypatch.setattr(attnlib.explorers.readouts, "explain", broken)
     ipyevents_click(e, click_event(e, (1, 1)))
     assert isinstance(e.last_error, RuntimeError)
     assert "boom in explain" in "".join(o.get("text", "") for o in e.errors.outputs)
+
+
+# --- the selection belongs to the view ---
+
+
+def test_a_view_clamps_the_selection_once_and_explains_it():
+    views = attnlib.explorers.views
+    v = views.attention_view(n=4, d_k=2, seed=0, d=8, selection=(9, 2))
+    assert v.selection == (3, 2)
+    assert v.breakdown == attnlib.explorers.readouts.breakdown_html(
+        v.data["attention"], v.data["example"].tokens, 3, 2
+    )
+    assert views.attention_view(n=4, d_k=2, seed=0, d=8).breakdown == ""
+    heads = views.attention_view(n=4, d_k=2, seed=0, d=8, heads=3, selection=(1, 1))
+    assert heads.breakdown.startswith("<p>head 0 of 3:</p>")
+    assert v.select(None).selection is None and v.select(None).breakdown == ""
+    with pytest.raises(TypeError, match="cell i must be an integer"):
+        v.select((1.5, 0))
+    embedding = views.embedding_view(n=4, d=3, seed=0)
+    with pytest.raises(ValueError, match="no selectable panel"):
+        embedding.select((0, 0))
+
+
+def test_a_click_changes_the_selection_only_not_the_maths(monkeypatch):
+    e = attnlib.explorer(n=5)
+    before = e.shown
+    calls = []
+    real = attnlib.explorers.views.self_attention
+    monkeypatch.setattr(
+        attnlib.explorers.views, "self_attention", lambda *a, **k: calls.append(1) or real(*a, **k)
+    )
+    ipyevents_click(e, click_event(e, (2, 4)))
+    assert e.selection == (2, 4) and calls == []  # no forward pass for a click
+    assert e.shown.panels is before.panels and e.shown.data is before.data
+    assert "query i = 2" in e.readout.value
+    e.seed.value = 3  # a slider does run the maths, and keeps the selection
+    assert calls and e.selection == (2, 4)
+
+
+def test_controls_and_view_data_are_read_not_set_on_the_widget():
+    e = attnlib.explorer(n=4)
+    assert e.n is e.controls["n"] and e.attention is e.shown.data["attention"]
+    assert not {"n", "d_k", "attention", "example"} & set(vars(e))
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        e.nothing  # noqa: B018
+
+    def clashing_view(*, n):
+        view = attnlib.explorers.views.attention_view(n=n, d_k=2, seed=0, d=8)
+        return view._replace(data={"layout": "a data key named like a widget trait"})
+
+    class Clashing(attnlib.widgets.Explorer):
+        CONTROLS = ("n",)
+        view = staticmethod(clashing_view)
+
+    with pytest.raises(
+        ValueError, match=r"view data name\(s\) \['layout'\] are taken by the widget"
+    ):
+        Clashing(n=4)

@@ -8,7 +8,7 @@ import ipywidgets as widgets
 
 from ..i18n import tr
 from . import views
-from .controller import LIMITS, Explorer, selection_html
+from .controller import LIMITS, Explorer
 
 __all__ = ["AttentionExplorer", "explorer"]
 
@@ -55,17 +55,6 @@ class AttentionExplorer(Explorer):
             if name not in self.DEFAULTS or value != self.DEFAULTS[name]
         ]
         return f"{type(self).__name__}({', '.join(parts)})"
-
-    def describe_selection(self) -> str:
-        """Every number behind the selected score: ``attnlib.explain(...).html()``.
-
-        With several heads it explains head 0, the one-head example; the other
-        heads' numbers are ``attnlib.explain(e.multi_head.heads[h], i, j)``.
-        """
-        text = selection_html(self.attention, self.example.tokens, self.selection)
-        if text and len(self.multi_head.heads) > 1:
-            text = f"<p>{tr('head 0 of {heads}:', heads=len(self.multi_head.heads))}</p>" + text
-        return text
 
 
 def explorer(

@@ -22,15 +22,13 @@ import ipyevents
 import ipywidgets as widgets
 
 from ..i18n import tr
-from ..lessons.explanation import explain
-from ..maths.core import Attention
 from ..maths.validation import as_size
 from ..pictures.heatmap import check_cell
 from ..pictures.layout import check_size
 from ..pictures.redraw import FastCanvas
 from . import views
 
-__all__ = ["LIMITS", "Explorer", "event_pixel", "selection_html", "tooltip"]
+__all__ = ["LIMITS", "Explorer", "event_pixel", "tooltip"]
 
 #: name -> (minimum, maximum, what it is), for sliders and fixed arguments alike
 LIMITS = {
@@ -105,23 +103,6 @@ def event_pixel(event: dict, natural: tuple[int, int]) -> tuple[float, float] | 
     return None
 
 
-def selection_html(att: Attention, tokens, selection: tuple[int, int] | None) -> str:
-    """The breakdown of the selected score, ``explain(att, i, j, tokens=tokens).html()``, or "".
-
-    Examples
-    --------
-    >>> from attnlib import self_attention, toy_example
-    >>> ex = toy_example(n=3)
-    >>> text = selection_html(self_attention(*ex[1:]), ex.tokens, (1, 2))
-    >>> "query i = 1 &#x27;cat&#x27;, key j = 2 &#x27;sat&#x27;" in text
-    True
-    """
-    if selection is None:
-        return ""
-    i, j = selection
-    return '<div style="margin-top: 0.6em">' + explain(att, i, j, tokens=tokens).html() + "</div>"
-
-
 class Explorer(widgets.VBox):
     """Controls, a picture and a readout; the base of every explorer.
 
@@ -132,9 +113,12 @@ class Explorer(widgets.VBox):
     - ``view``: a pure function taking all of those by keyword and returning
       a :class:`~attnlib.views.View`.
 
-    Each slider is also an attribute of the same name (``e.n.value = 8``);
-    the fixed arguments are in ``e.fixed``; each entry of the view's
-    ``data`` becomes an attribute (``e.example``, ``e.attention``, ...).
+    The controls are in ``e.controls`` and the fixed arguments in
+    ``e.fixed``; the View on screen, data and selection included, is
+    ``e.shown``. For reading, ``e.n`` is ``e.controls["n"]`` and
+    ``e.attention`` is ``e.shown.data["attention"]``: looked up there, never
+    set on the widget, so no name can replace one of the widget's own traits
+    (a control or data name that would hide one is refused).
 
     Parameters
     ----------
@@ -146,8 +130,11 @@ class Explorer(widgets.VBox):
     ----------
     controls : dict of str to ipywidgets.ValueWidget
     fixed : dict of str to int
+    shown : View
+        What the picture and the readout show now (see :mod:`.views`).
     selection : tuple of int or None
-        The cell (i, j) outlined in the selectable panels (see :meth:`select`).
+        The cell (i, j) outlined in the selectable panels (see :meth:`select`),
+        ``shown.selection``.
         Clicking a cell of a selectable panel selects it (see :meth:`on_click`);
         so do the menus ``query_i`` and ``key_j``, the route without a mouse.
     query_i, key_j : ipywidgets.Dropdown or None
@@ -190,10 +177,9 @@ class Explorer(widgets.VBox):
             )
             for name in self.FIXED
         }
+        self._refuse_hidden(self.CONTROLS, "control")
         self.controls = {name: self.make_control(name, values[name]) for name in self.CONTROLS}
-        for name, control in self.controls.items():
-            setattr(self, name, control)
-        self.selection: tuple[int, int] | None = None
+        self.shown: views.View | None = None
         self.query_i = self.key_j = self.clicks = None
         self._syncing = False  # True while redraw sets the menus: not a choice of the user's
         self.last_error = None
@@ -215,7 +201,7 @@ class Explorer(widgets.VBox):
         if large:  # slider labels have no font-size style: scale them with CSS, for a projector
             self.add_class("attnlib-large")
             extra = [widgets.HTML(_LARGE_CSS, layout=widgets.Layout(display="none"))]
-        if any(p.selectable for p in self._view.panels):
+        if any(p.selectable for p in self.shown.panels):
             pick = [self._make_cell_picking()]
             extra.append(widgets.HTML(_CLICKABLE_CSS, layout=widgets.Layout(display="none")))
         self.children = (
@@ -282,17 +268,38 @@ class Explorer(widgets.VBox):
         """The controls' current values, by name."""
         return {name: control.value for name, control in self.controls.items()}
 
+    @property
+    def selection(self) -> tuple[int, int] | None:
+        return None if self.shown is None else self.shown.selection
+
+    def __getattr__(self, name: str):
+        # Only for names the widget does not have: a control, or an entry of the view's data.
+        if not name.startswith("_"):
+            controls = self.__dict__.get("controls", {})
+            if name in controls:
+                return controls[name]
+            shown = self.__dict__.get("shown")
+            if shown is not None and name in shown.data:
+                return shown.data[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _refuse_hidden(self, names, what: str) -> None:
+        hidden = sorted(name for name in names if hasattr(type(self), name))
+        if hidden:
+            raise ValueError(
+                f"{type(self).__name__}: {what} name(s) {hidden} are taken by the widget itself; "
+                "rename them"
+            )
+
     def redraw(self) -> None:
         """Recompute from the controls and redraw (fast when only the numbers changed)."""
         view = self.view(**self.values(), **self.fixed)
-        shapes = [p.shape for p in view.panels if p.selectable]
-        if self.selection is not None and shapes:  # clamp: n may have shrunk
-            (rows, cols), (i, j) = shapes[0], self.selection
-            self.selection = (min(i, rows - 1), min(j, cols - 1))
-        png = self._canvas.show(view.panels, self.selection)
-        self._view = view
-        for name, value in view.data.items():
-            setattr(self, name, value)
+        self._refuse_hidden(view.data, "view data")
+        self._show(view.select(self.selection))  # the view clamps it: n may have shrunk
+
+    def _show(self, view: views.View) -> None:
+        png = self._canvas.show(view.panels, view.selection)
+        self.shown = view
         self.image.value = png
         text = view.readout + self.describe_selection()
         self.readout.value = f'<div style="font-size: {self._font}; line-height: 1.5">{text}</div>'
@@ -300,7 +307,7 @@ class Explorer(widgets.VBox):
             self._sync_cell_menus()
 
     def _selectable_panel(self):
-        return next((p for p in self._view.panels if p.selectable), None)
+        return next((p for p in self.shown.panels if p.selectable), None)
 
     def _sync_cell_menus(self) -> None:
         # Menus follow the picture: one entry per row / column (token names when the
@@ -329,12 +336,9 @@ class Explorer(widgets.VBox):
         i, j = self.query_i.value, self.key_j.value
         if change["new"] == NO_CELL_VALUE:  # "none" in either menu clears the selection
             cell = None
-        else:  # a row without a column (or the reverse) starts on the diagonal
-            rows, cols = self._selectable_panel().shape
-            i = min(j, rows - 1) if i == NO_CELL_VALUE else i
-            j = min(i, cols - 1) if j == NO_CELL_VALUE else j
-            cell = (i, j)
-        self._safely(self.select, cell)
+        else:  # a row without a column (or the reverse) starts on the diagonal, clamped
+            cell = (j if i == NO_CELL_VALUE else i, i if j == NO_CELL_VALUE else j)
+        self._safely(lambda: self._show(self.shown.select(cell)))
 
     def on_click(self, event: dict) -> None:
         """What ipyevents calls with a click on the picture: select the cell under it.
@@ -350,7 +354,7 @@ class Explorer(widgets.VBox):
         geometry = self._canvas.geometry
         pixel = event_pixel(event, geometry.pixels)
         hit = None if pixel is None else geometry.cell_at(*pixel)
-        if hit is not None and self._view.panels[hit[0]].selectable:
+        if hit is not None and self.shown.panels[hit[0]].selectable:
             self.select(hit[1:])
 
     def cell_pixel(self, cell: tuple[int, int], panel: int = 0) -> tuple[float, float]:
@@ -359,22 +363,27 @@ class Explorer(widgets.VBox):
         return self._canvas.geometry.cell_centre(panel, *cell)
 
     def describe_selection(self) -> str:
-        """HTML shown under the readout for the selected cell; none here. Runs after the view's
-        data are set (``self.attention``, ...), so a subclass can explain ``self.selection``."""
-        return ""
+        """HTML shown under the readout for the selected cell: the view's breakdown of it.
+
+        A subclass whose view has no ``explain`` may override it, reading
+        ``self.selection`` and the view's data (``self.shown.data``).
+        """
+        return self.shown.breakdown
 
     def select(self, cell: tuple[int, int] | None) -> None:
-        """Outline cell (i, j) in every selectable panel (None: no outline), and redraw.
+        """Outline cell (i, j) in every selectable panel (None: no outline), and show its breakdown.
 
-        The selection stays while the sliders move (clamped when n shrinks).
+        Only what a selection changes is done: the view picks the cell and
+        explains it, and the picture redraws on its fast path; the maths is
+        not run again. The selection stays while the sliders move (clamped
+        when n shrinks).
         """
         if cell is not None:
-            shapes = [p.shape for p in self._view.panels if p.selectable]
-            if not shapes:
+            panel = self._selectable_panel()
+            if panel is None:
                 raise ValueError(f"{type(self).__name__} has no panel in which to select a cell")
-            cell = check_cell(cell, shapes[0])
-        self.selection = cell
-        self.redraw()
+            cell = check_cell(cell, panel.shape)
+        self._show(self.shown.select(cell))
 
     def _on_change(self, change) -> None:
         self._safely(self.redraw)

@@ -7,7 +7,7 @@ import ipywidgets as widgets
 from ..i18n import tr
 from ..lessons import lookup
 from . import views
-from .controller import LIMITS, Explorer, selection_html
+from .controller import LIMITS, Explorer
 
 __all__ = ["LearnedExplorer", "learned_explorer"]
 
@@ -59,10 +59,6 @@ class LearnedExplorer(Explorer):
 
     def view(self, *, step: int, example: int) -> views.View:
         return views.learned_attention_view(self.history, self.task, step=step, example=example)
-
-    def describe_selection(self) -> str:
-        """Every number behind the selected score: ``attnlib.explain(...).html()``."""
-        return selection_html(self.attention, self.tokens, self.selection)
 
 
 def learned_explorer(

@@ -1,5 +1,9 @@
 """The text under each explorer's picture, as HTML: plain functions of attnlib's numbers.
 
+The readout under each picture, and the breakdown of a selected cell
+(:func:`breakdown_html`: every number behind its score, from
+:func:`attnlib.explain`).
+
 No widgets here: a test or a notebook calls these directly, and gets the
 same text an explorer shows. Every readout that mentions scores reads
 ``att.scaled``, so an unscaled pass is never described as divided by √d_k.
@@ -10,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..i18n import tr
+from ..lessons.explanation import explain
 from ..lessons.lookup import VALUES, Sequence
 from ..maths.core import Attention, MultiHead
 from ..maths.data import Example
@@ -17,6 +22,7 @@ from ..maths.stats import ScalingComparison, max_weight, row_entropy
 
 __all__ = [
     "attention_readout",
+    "breakdown_html",
     "embedding_readout",
     "heads_readout",
     "learned_readout",
@@ -289,3 +295,23 @@ def learned_readout(att: Attention, seq: Sequence, probs: np.ndarray, *, step: i
         verdict=verdict,
     )
     return f"{lookup}{VALUES[seq.answer]}<br>{where}<br>{answer}"
+
+
+def breakdown_html(att: Attention, tokens, i: int, j: int, *, heads: int = 1) -> str:
+    """Every number behind score (i, j), shown under an explorer: ``explain(...).html()``.
+
+    With several heads it explains head 0 (`att`), the one-head example, and
+    says so.
+
+    Examples
+    --------
+    >>> from attnlib import self_attention, toy_example
+    >>> ex = toy_example(n=3)
+    >>> text = breakdown_html(self_attention(*ex[1:]), ex.tokens, 1, 2)
+    >>> "query i = 1 &#x27;cat&#x27;, key j = 2 &#x27;sat&#x27;" in text
+    True
+    """
+    text = '<div style="margin-top: 0.6em">' + explain(att, i, j, tokens=tokens).html() + "</div>"
+    if heads > 1:
+        text = f"<p>{tr('head 0 of {heads}:', heads=heads)}</p>" + text
+    return text

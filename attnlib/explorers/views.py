@@ -4,16 +4,25 @@ An explorer is its controls plus one of these functions: it reads the
 controls' values, calls the function, and draws the :class:`View` it returns.
 A test or a notebook calls the same function and gets the same panels, text
 and data. A new explorer needs a new function here, returning a View.
+
+The selected cell belongs to the view too: a view function takes
+``selection=(i, j)`` (or :meth:`View.select` picks one later), clamps it
+once into the selectable panel (n may have shrunk since it was chosen) and
+returns the breakdown of that cell with the panels. Selecting another cell
+changes only that: the panels and the maths behind them stay as they are.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any, NamedTuple
 
 from ..lessons.lookup import History, Task, forward, learned_view
 from ..maths.core import causal_mask, multi_head_attention, self_attention
 from ..maths.data import toy_example, toy_multi_head
 from ..maths.stats import scaling_comparison
+from ..pictures.heatmap import check_cell
 from ..pictures.panel import Panel
 from ..pictures.plotting import (
     attention_panels,
@@ -24,6 +33,7 @@ from ..pictures.plotting import (
 )
 from .readouts import (
     attention_readout,
+    breakdown_html,
     embedding_readout,
     heads_readout,
     learned_readout,
@@ -49,17 +59,53 @@ MASKS = {"none": lambda n: None, "causal": causal_mask}
 class View(NamedTuple):
     """One picture of an explorer: its panels, the HTML under them, and the data behind both.
 
-    ``data`` maps names to what was computed (``example``, ``attention``, ...):
-    the explorer keeps each one as an attribute of the same name.
+    ``data`` maps names to what was computed (``example``, ``attention``, ...);
+    an explorer reads them as ``e.attention`` (see :class:`.controller.Explorer`).
+    ``explain(i, j)``, when given, is the HTML breakdown of cell (i, j) of the
+    selectable panel; ``selection`` is the cell selected and ``breakdown`` its
+    HTML ("" without one). Make a selection with :meth:`select`.
     """
 
     panels: list[Panel]
     readout: str
     data: dict[str, Any]
+    explain: Callable[[int, int], str] | None = None
+    selection: tuple[int, int] | None = None
+    breakdown: str = ""
+
+    def select(self, cell: tuple[int, int] | None) -> View:
+        """This view with `cell` (i, j) selected, clamped into the selectable panel; or none.
+
+        The one place a selection is clamped: a cell chosen at a larger n
+        moves to the last row or column still there. Only the breakdown is
+        computed; the panels and data are this view's own.
+
+        Examples
+        --------
+        >>> v = attention_view(n=4, d_k=2, seed=0, d=8).select((6, 1))
+        >>> v.selection, "query i = 3" in v.breakdown
+        ((3, 1), True)
+        """
+        if cell is None:
+            return self._replace(selection=None, breakdown="")
+        panel = next((p for p in self.panels if p.selectable), None)
+        if panel is None:
+            raise ValueError("this view has no selectable panel in which to select a cell")
+        (rows, cols), (i, j) = panel.shape, cell
+        cell = check_cell((min(i, rows - 1), min(j, cols - 1)), panel.shape)
+        breakdown = self.explain(*cell) if self.explain is not None else ""
+        return self._replace(selection=cell, breakdown=breakdown)
 
 
 def attention_view(
-    *, n: int, d_k: int, seed: int, d: int, heads: int = 1, mask: str = "none"
+    *,
+    n: int,
+    d_k: int,
+    seed: int,
+    d: int,
+    heads: int = 1,
+    mask: str = "none",
+    selection: tuple[int, int] | None = None,
 ) -> View:
     """Scores and weights of the toy sentence, or each head's weights (see :func:`.explorer`).
 
@@ -76,6 +122,9 @@ def attention_view(
     heads : int, default 1
     mask : {"none", "causal"}, default "none"
         A key of ``MASKS``.
+    selection : tuple of int, optional
+        The cell (i, j) selected, clamped to n (see :meth:`View.select`); its
+        breakdown explains head 0.
 
     Returns
     -------
@@ -104,7 +153,8 @@ def attention_view(
         panels, readout = attention_panels(attention, example.tokens), attention_readout(attention)
     else:
         panels, readout = heads_panels(multi_head, example.tokens), heads_readout(multi_head)
-    return View(panels, readout + mask_readout(blocked), data)
+    explain = partial(breakdown_html, attention, example.tokens, heads=heads)
+    return View(panels, readout + mask_readout(blocked), data, explain).select(selection)
 
 
 def embedding_view(*, n: int, d: int, seed: int) -> View:
@@ -158,13 +208,20 @@ def scaling_view(*, d_k: int, seed: int, n: int, d: int) -> View:
     )
 
 
-def learned_attention_view(history: History, task: Task, *, step: int, example: int) -> View:
+def learned_attention_view(
+    history: History,
+    task: Task,
+    *,
+    step: int,
+    example: int,
+    selection: tuple[int, int] | None = None,
+) -> View:
     """The trained lookup layer at checkpoint `step` on sequence `example` of `task`.
 
     The panels are those of :func:`attnlib.lookup.learned_view`'s attention;
     the data are ``attention``, ``tokens``, ``sequence`` (the lookup) and
-    ``probs`` (the model's belief about the answer). See
-    :func:`attnlib.learned_explorer`.
+    ``probs`` (the model's belief about the answer); `selection` as in
+    :func:`attention_view`. See :func:`attnlib.learned_explorer`.
 
     Examples
     --------
@@ -181,4 +238,5 @@ def learned_attention_view(history: History, task: Task, *, step: int, example: 
         attention_panels(att, tokens, diagonal=False),
         learned_readout(att, seq, probs, step=step),
         {"attention": att, "tokens": tokens, "sequence": seq, "probs": probs},
-    )
+        partial(breakdown_html, att, tokens),
+    ).select(selection)
