@@ -20,28 +20,31 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # ServerApp.token deprecation warning.
 JUPYTER_FLAGS := --ServerApp.jpserver_extensions=notebook_shim=False $(ROOT_FLAG)
 
-# LANG=zh on the command line (make lab LANG=zh, make present LANG=zh): the Chinese
-# edition, notebooks/zh. Only the command line counts: LANG in the environment is the
-# locale (en_US.UTF-8, zh_CN.UTF-8, ...), not a choice of edition, and "zh" is not
-# passed on to Jupyter as a locale.
+# EDITION=zh (make lab EDITION=zh, make present EDITION=zh): the Chinese edition. What an
+# edition needs (notebooks folder, JupyterLab settings folder, the pip extra of its
+# language pack) is its record in attnlib/i18n/languages.py, read here before anything
+# is installed. LANG=zh on the command line still works, with a notice: LANG in the
+# environment is the locale (en_US.UTF-8, ...), never a choice of edition.
+EDITION ?= en
 ifeq ($(origin LANG),command line)
+$(info make: LANG=$(LANG) chooses the edition; say EDITION=$(LANG) (LANG is the locale's name))
 EDITION := $(LANG)
 unexport LANG
-else
-EDITION := en
 endif
 ifneq ($(filter lab present,$(MAKECMDGOALS)),)
-ifeq ($(filter en zh,$(EDITION)),)
-$(error LANG=$(EDITION): the notebooks come in LANG=en (the default) and LANG=zh)
+EDITION_RECORD := $(shell $(PYTHON) attnlib/i18n/languages.py $(EDITION))
+ifeq ($(EDITION_RECORD),)
+$(error EDITION=$(EDITION) is not an edition (see above))
 endif
+NOTEBOOK_DIR := $(word 1,$(EDITION_RECORD))
+# The edition's JupyterLab settings (jupyter/lab/settings-zh: the interface in Chinese
+# from the zh-CN language pack, installed for this only): the project's default, as
+# for the news; the user's own JupyterLab settings are untouched.
+LAB_SETTINGS := $(CURDIR)/$(word 2,$(EDITION_RECORD))
+LAB_EXTRA := $(filter-out -,$(word 3,$(EDITION_RECORD)))
 endif
-NOTEBOOK_DIR := notebooks$(if $(filter zh,$(EDITION)),/zh)
-# zh: JupyterLab's menus in Chinese too, from the zh-CN language pack (the [zh] extra,
-# installed for this only), switched on by jupyter/lab/settings-zh/overrides.json: the
-# project's default, as for the news; the user's own JupyterLab settings are untouched.
-LAB_SETTINGS := $(CURDIR)/jupyter/lab/settings$(if $(filter zh,$(EDITION)),-zh)
 
-lab: $(VENV)/.installed-notebook $(if $(filter zh,$(EDITION)),$(VENV)/.installed-zh)
+lab: $(VENV)/.installed-notebook $(if $(LAB_EXTRA),$(VENV)/.installed-$(LAB_EXTRA))
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(NOTEBOOK_DIR) \
 	    --LabApp.app_settings_dir=$(LAB_SETTINGS) $(JUPYTER_FLAGS) $(LAB_ARGS)
 

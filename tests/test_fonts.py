@@ -1,6 +1,8 @@
-"""attnlib.fonts: Chinese figures take each character from the shipped subset."""
+"""attnlib.pictures.fonts: Chinese figures take each character from the shipped subset."""
 
 import re
+import sys
+from pathlib import Path
 
 import matplotlib
 import pytest
@@ -21,8 +23,14 @@ from attnlib import (
     toy_multi_head,
 )
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import make_cjk_font
+
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 RERUN = ".venv/bin/python tools/make_cjk_font.py"
+#: the languages whose figures need a font of their own, with it
+WITH_FONT = [language for language in i18n.EDITIONS.values() if language.font is not None]
+ZH_FONT = i18n.edition("zh").font
 
 
 @pytest.fixture(autouse=True)
@@ -59,23 +67,34 @@ def drawn_texts(fig):
     return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
 
 
-def test_the_subset_holds_every_character_of_the_chinese_catalogue_that_dejavu_lacks():
-    cmap = TTFont(fonts.FONT_FILE)["cmap"].getBestCmap()
-    text = "".join(i18n.catalog("zh").values())
-    drawn = {c for c in text if c.isprintable() and not c.isspace()}
+@pytest.mark.parametrize("language", WITH_FONT, ids=lambda language: language.code)
+def test_the_subset_holds_every_character_figures_can_draw_that_dejavu_lacks(language):
+    path = fonts.font_file(language.font)
+    cmap = TTFont(path)["cmap"].getBestCmap()
+    drawn = {c for c in make_cjk_font.characters(language.code) if not c.isspace()}
     drawn -= fonts.first_font_characters()  # DejaVu Sans, first in the list, draws these
     missing = sorted(c for c in drawn if ord(c) not in cmap)
     assert not missing, (
-        f"{fonts.FONT_FILE.name} lacks {''.join(missing)!r}, used in attnlib/i18n/zh: "
-        f"regenerate it with `{RERUN}` and commit attnlib/pictures/font_files/"
+        f"{path.name} lacks {''.join(missing)!r}, drawn in figures: "
+        f"regenerate it with `{RERUN} {language.code}` and commit attnlib/pictures/font_files/"
     )
 
 
-def test_the_subset_is_small_and_carries_its_licence():
-    assert fonts.FONT_FILE.stat().st_size < 400_000
-    licence = fonts.LICENCE_FILE.read_text(encoding="utf-8")
+def test_the_font_text_is_what_figures_draw_not_every_message():
+    sentences = make_cjk_font.figure_sentences()
+    assert {"key j", "query i"} <= sentences  # axis labels of every heatmap
+    assert not any("your softmax" in s for s in sentences)  # a check's message: printed text
+    chinese = make_cjk_font.characters("zh")
+    assert "键" in chinese  # 键 j, an axis label
+
+
+@pytest.mark.parametrize("language", WITH_FONT, ids=lambda language: language.code)
+def test_the_subset_is_small_and_carries_its_licence(language):
+    path = fonts.font_file(language.font)
+    assert path.stat().st_size < 400_000
+    licence = fonts.licence_file(language.font).read_text(encoding="utf-8")
     assert "SIL OPEN FONT LICENSE Version 1.1" in licence
-    assert TTFont(fonts.FONT_FILE)["name"].getDebugName(1) == fonts.FAMILY
+    assert TTFont(path)["name"].getDebugName(1) == language.font.family
 
 
 def test_chinese_figures_draw_every_character_from_a_font_that_has_it(recwarn):
@@ -83,7 +102,7 @@ def test_chinese_figures_draw_every_character_from_a_font_that_has_it(recwarn):
     before = dict(matplotlib.rcParams)
     figures = every_figure()
     assert dict(matplotlib.rcParams) == before, "a Chinese figure changed the global rcParams"
-    ours = str(fonts.FONT_FILE)
+    ours = str(fonts.font_file(ZH_FONT))
     for name, fig in figures.items():
         fig.canvas.draw()
         texts = drawn_texts(fig)
@@ -120,9 +139,7 @@ def test_english_figures_use_matplotlib_defaults(recwarn):
     )
 
 
-def test_a_wheel_ships_the_font_and_its_licence():
-    from pathlib import Path
-
+def test_a_wheel_ships_the_fonts_and_their_licences():
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
@@ -130,9 +147,11 @@ def test_a_wheel_ships_the_font_and_its_licence():
 
     root = Path(attnlib.__file__).parent
     setup = tomllib.loads((root.parent / "pyproject.toml").read_text(encoding="utf-8"))
-    folder = fonts.FONT_FILE.parent
+    folder = fonts.FONT_DIR
     package = f"attnlib.pictures.{folder.name}"
     assert package in setup["tool"]["setuptools"]["packages"]  # else a wheel leaves it out
     patterns = setup["tool"]["setuptools"]["package-data"][package]
     shipped = {p for pattern in patterns for p in folder.glob(pattern)}
-    assert {fonts.FONT_FILE, fonts.LICENCE_FILE} <= shipped, patterns
+    for language in WITH_FONT:
+        wanted = {fonts.font_file(language.font), fonts.licence_file(language.font)}
+        assert wanted <= shipped, (language.code, patterns)

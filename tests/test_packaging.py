@@ -11,6 +11,8 @@ import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from attnlib.i18n.languages import EDITIONS
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -108,19 +110,56 @@ def test_ruff_is_clean(command):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_chinese_lab_settings_are_the_english_ones_plus_the_language():
-    # `make lab LANG=zh` points JupyterLab at jupyter/lab/settings-zh instead of
-    # jupyter/lab/settings: it must keep every project setting (no news, no update
-    # check) and add only the interface language.
+@pytest.mark.parametrize("code", [c for c in EDITIONS if EDITIONS[c].lab_locale])
+def test_each_editions_lab_settings_are_the_english_ones_plus_the_language(code):
+    # `make lab EDITION=zh` points JupyterLab at the edition's settings folder (its record
+    # in attnlib/i18n/languages.py) instead of English's: it must keep every project setting
+    # (no news, no update check) and add only the interface language, from the language
+    # pack its pip extra installs.
     import json
 
-    english = json.loads((ROOT / "jupyter/lab/settings/overrides.json").read_text("utf-8"))
-    chinese = json.loads((ROOT / "jupyter/lab/settings-zh/overrides.json").read_text("utf-8"))
+    record, english = EDITIONS[code], EDITIONS["en"]
+    read = lambda folder: json.loads((ROOT / folder / "overrides.json").read_text("utf-8"))  # noqa: E731
+    own, base = read(record.lab_settings), read(english.lab_settings)
     language = "@jupyterlab/translation-extension:plugin"
-    assert chinese.pop(language) == {"locale": "zh_CN"}
-    assert chinese == english
+    assert own.pop(language) == {"locale": record.lab_locale}
+    assert own == base
     extras = _pyproject()["optional-dependencies"]
-    assert any(r.startswith("jupyterlab-language-pack-zh-CN") for r in extras["zh"])
+    pack = f"jupyterlab-language-pack-{record.lab_locale.replace('_', '-')}"
+    assert any(r.startswith(pack) for r in extras[record.lab_extra])
+
+
+def test_make_lab_reads_the_edition_from_its_record_and_lang_still_works():
+    # `make -n` prints the commands without running them: the folders come from the record.
+    def lab(*args):
+        out = subprocess.run(
+            [
+                "make",
+                "-n",
+                "-o",
+                ".venv/.installed-notebook",
+                "-o",
+                ".venv/.installed-zh",
+                "lab",
+                *args,
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return out.returncode, out.stdout + out.stderr
+
+    code, out = lab("EDITION=zh")
+    assert code == 0 and f"--ServerApp.root_dir={EDITIONS['zh'].notebooks}" in out, out
+    assert f"{EDITIONS['zh'].lab_settings} " in out, out
+    code, out = lab("LANG=zh")
+    assert code == 0 and f"--ServerApp.root_dir={EDITIONS['zh'].notebooks}" in out, out
+    assert "EDITION=zh" in out  # the one-line notice
+    code, out = lab()
+    assert code == 0 and "--ServerApp.root_dir=notebooks " in out, out
+    code, out = lab("EDITION=fr")
+    assert code != 0 and "language must be one of 'en', 'zh', got 'fr'" in out, out
 
 
 def test_no_merge_conflict_marker_is_left_in_any_tracked_text_file():

@@ -22,7 +22,7 @@ NOT_PROSE = r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\]\([^)]*\)|<[^>]+>"  # maths, code,
 
 
 def _zh(name):
-    path = translation.ZH / f"{name}.ipynb"
+    path = translation.TARGET / f"{name}.ipynb"
     assert path.exists(), (
         f"no Chinese edition of {name}: run python tools/translation.py sync {name}"
     )
@@ -47,7 +47,7 @@ def test_same_code_but_the_language_line(name):
     chinese = _zh(name)
     code = [c.source for c in chinese.cells if c.cell_type == "code"]
     assert code == translation.expected_code(_english(name))
-    assert sum(translation.SETUP in s for s in code) == 1
+    assert sum(translation.LANGUAGE.setup_line in s for s in code) == 1
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -93,5 +93,5 @@ def test_the_tool_finds_a_changed_english_cell(tmp_path, monkeypatch):
     prose.source += "\n\nOne more sentence."
     nbformat.write(english, tmp_path / f"{name}.ipynb")
     monkeypatch.setattr(translation, "EN", tmp_path)
-    monkeypatch.setattr(translation, "ZH", tmp_path / "zh")
+    monkeypatch.setattr(translation, "TARGET", tmp_path / "zh")
     assert prose.id in translation.untranslated(name)

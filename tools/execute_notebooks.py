@@ -1,6 +1,6 @@
 """Re-execute notebooks in place, each from a fresh kernel, top to bottom.
 
-    python tools/execute_notebooks.py                 # every notebook in notebooks/
+    python tools/execute_notebooks.py                 # every notebook of every edition
     python tools/execute_notebooks.py notebooks/03*.ipynb
 
 Run it (or `make notebooks`) after changing attnlib, so that the stored
@@ -25,6 +25,9 @@ import nbformat
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "attnlib" / "i18n"))  # the records only: no attnlib import
+from languages import EDITIONS  # noqa: E402
+
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
@@ -60,10 +63,10 @@ def execute(path: Path) -> float:
 
 
 def main(argv: list[str]) -> int:
-    notebooks = ROOT / "notebooks"
-    paths = [Path(p) for p in argv] or [
-        *sorted(notebooks.glob("*.ipynb")),
-        *sorted(notebooks.glob("zh/*.ipynb")),  # the Chinese edition
+    paths = [Path(p) for p in argv] or [  # every edition's notebooks, English first
+        path
+        for language in EDITIONS.values()
+        for path in sorted((ROOT / language.notebooks).glob("*.ipynb"))
     ]
     for path in paths:
         print(f"{path.name}: {execute(path):.1f} s", flush=True)

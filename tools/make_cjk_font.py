@@ -1,19 +1,25 @@
-"""Make attnlib's Chinese figure font: a subset of Noto Sans CJK SC that covers the catalogue.
+"""Make each language's figure font: a subset of its system font that covers what figures draw.
 
 matplotlib ships no Chinese font and most machines have none, so attnlib carries
-the few hundred characters its Chinese sentences use (a full CJK font is ~16 MB,
-the subset is a few dozen kB). Rerun after adding or changing a translation:
+the few hundred characters its Chinese figures use (a full CJK font is ~16 MB,
+the subset is a few dozen kB). The characters are those of the sentences the
+pictures wing can draw (every ``tr("...")`` in attnlib/pictures/, translated),
+not every message: a new word in a check's hint, printed as text, needs no new
+font. Rerun after adding or changing a translation of a figure's text:
 
-    .venv/bin/python tools/make_cjk_font.py
+    .venv/bin/python tools/make_cjk_font.py            # every language with a font
+    .venv/bin/python tools/make_cjk_font.py zh
 
-It needs Debian's ``fonts-noto-cjk`` (``apt-get install -y fonts-noto-cjk``) and
-fontTools (a matplotlib dependency). It writes ``attnlib/pictures/font_files/`` : the subset,
-renamed so that it never shadows a full Noto installed on the machine, and the
-SIL Open Font License it is distributed under, with the font's copyright line.
+The language's record (attnlib/i18n/languages.py) names the font: for Chinese,
+Debian's ``fonts-noto-cjk`` (``apt-get install -y fonts-noto-cjk``). fontTools
+(a matplotlib dependency) cuts it. It writes into ``attnlib/pictures/font_files/``
+the subset, renamed so that it never shadows a full font installed on the
+machine, and the licence it is distributed under, with the font's copyright line.
 """
 
 from __future__ import annotations
 
+import ast
 import string
 import sys
 from pathlib import Path
@@ -24,32 +30,49 @@ from fontTools.ttLib import TTCollection
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the package of this checkout, not another installed one
 
-from attnlib import fonts, i18n  # noqa: E402
+from attnlib import i18n  # noqa: E402
+from attnlib.pictures import fonts  # noqa: E402
 
-SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
-DEBIAN_COPYRIGHT = Path("/usr/share/doc/fonts-noto-cjk/copyright")
-SOURCE_FAMILY = "Noto Sans CJK SC"
+#: Where everything a figure draws is written: its tr("...") sentences are the font's text.
+FIGURE_CODE = ROOT / "attnlib" / "pictures"
 
 
-def characters() -> str:
-    """Every character the subset must hold: the catalogue's that DejaVu Sans lacks, plus
-    ASCII and the symbols the figures put next to Chinese (×, −, ∞, √, α, ·, ‖)."""
+def figure_sentences() -> set[str]:
+    """Every English sentence the figures can draw: the literal of each tr(...) in the pictures."""
+    found = set()
+    for path in sorted(FIGURE_CODE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "tr"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                found.add(node.args[0].value)
+    return found
+
+
+def characters(code: str) -> str:
+    """Every character the subset of `code`'s font must hold: those of its figures' sentences
+    that DejaVu Sans lacks, plus ASCII and the symbols the figures put next to them."""
     wanted = set(string.printable.strip()) | set(" ×−∞√α·‖…")
-    for chinese in i18n.catalog("zh").values():
-        wanted |= set(chinese) - fonts.first_font_characters()  # DejaVu draws those itself
+    catalog = i18n.catalog(code)
+    for sentence in figure_sentences():
+        wanted |= set(catalog.get(sentence, "")) - fonts.first_font_characters()
     return "".join(sorted(c for c in wanted if c.isprintable()))
 
 
-def simplified_chinese_face():
-    for face in TTCollection(str(SOURCE)).fonts:
-        if face["name"].getDebugName(1) == SOURCE_FAMILY:
+def source_face(font: i18n.Font):
+    for face in TTCollection(font.source).fonts:
+        if face["name"].getDebugName(1) == font.source_family:
             return face
-    raise SystemExit(f"{SOURCE} holds no {SOURCE_FAMILY!r} face")
+    raise SystemExit(f"{font.source} holds no {font.source_family!r} face")
 
 
-def licence_text(copyright_line: str) -> str:
+def licence_text(font: i18n.Font, copyright_line: str) -> str:
     """The OFL 1.1 as Debian quotes it, under the font's own copyright line."""
-    lines = DEBIAN_COPYRIGHT.read_text(encoding="utf-8").splitlines()
+    lines = Path(font.source_licence).read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if "SIL OPEN FONT LICENSE Version 1.1" in line)
     body = []
     for line in lines[start:]:
@@ -57,18 +80,19 @@ def licence_text(copyright_line: str) -> str:
             break  # the next paragraph of the Debian file
         body.append("" if line.strip() == "." else line[1:])
     return (
-        f"{fonts.FONT_FILE.name}: a subset of Noto Sans CJK SC Regular made by\n"
+        f"{font.file}: a subset of {font.source_family} Regular made by\n"
         "tools/make_cjk_font.py, renamed "
-        f"{fonts.FAMILY!r}.\n\n{copyright_line}\n\n" + "\n".join(body).rstrip() + "\n"
+        f"{font.family!r}.\n\n{copyright_line}\n\n" + "\n".join(body).rstrip() + "\n"
     )
 
 
-def main() -> None:
-    if not SOURCE.exists():
-        raise SystemExit(f"{SOURCE} not found: apt-get install -y fonts-noto-cjk")
-    face = simplified_chinese_face()
+def make(language: i18n.Language) -> None:
+    font = language.font
+    if not Path(font.source).exists():
+        raise SystemExit(f"{font.source} not found: apt-get install -y {font.system_package}")
+    face = source_face(font)
     copyright_line = face["name"].getDebugName(0)
-    text = characters()
+    text = characters(language.code)
     options = subset.Options()
     options.hinting = False  # the Agg renderer does its own; hints only add bytes
     options.layout_features = ["kern", "vert"]
@@ -78,21 +102,29 @@ def main() -> None:
     subsetter.subset(face)
     missing = [c for c in text if ord(c) not in face.getBestCmap()]
     if missing:
-        raise SystemExit(f"{SOURCE_FAMILY} has no glyph for {''.join(missing)!r}")
+        raise SystemExit(f"{font.source_family} has no glyph for {''.join(missing)!r}")
     names = face["name"]
     for name_id in (1, 4, 16):
-        names.setName(fonts.FAMILY, name_id, 3, 1, 0x409)
-    names.setName(fonts.FAMILY.replace(" ", "") + "-Regular", 6, 3, 1, 0x409)
+        names.setName(font.family, name_id, 3, 1, 0x409)
+    names.setName(font.family.replace(" ", "") + "-Regular", 6, 3, 1, 0x409)
     names.removeNames(platformID=1)  # keep only the Windows (Unicode) records
     names.setName("Regular", 2, 3, 1, 0x409)
     names.setName("Regular", 17, 3, 1, 0x409)
-    fonts.FONT_FILE.parent.mkdir(exist_ok=True)
+    fonts.FONT_DIR.mkdir(exist_ok=True)
     face.recalcTimestamp = False  # the same catalogue gives the same bytes: no noise in git
-    face.save(str(fonts.FONT_FILE))
-    fonts.LICENCE_FILE.write_text(licence_text(copyright_line), encoding="utf-8")
-    size = fonts.FONT_FILE.stat().st_size
-    print(f"{fonts.FONT_FILE.relative_to(ROOT)}: {len(text)} characters, {size / 1024:.0f} kB")
+    path = fonts.font_file(font)
+    face.save(str(path))
+    fonts.licence_file(font).write_text(licence_text(font, copyright_line), encoding="utf-8")
+    size = path.stat().st_size
+    print(f"{path.relative_to(ROOT)}: {len(text)} characters, {size / 1024:.0f} kB")
+
+
+def main(codes: list[str]) -> None:
+    languages = [i18n.edition(code) for code in codes] or list(i18n.EDITIONS.values())
+    for language in languages:
+        if language.font is not None:
+            make(language)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

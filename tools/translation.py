@@ -1,12 +1,15 @@
-"""Keep the Chinese notebooks (notebooks/zh/) in step with the English ones.
+"""Keep a translated edition (the Chinese one, notebooks/zh/) in step with the English notebooks.
 
-    python tools/translation.py sync [NAME ...]             # rebuild the zh skeletons
+    python tools/translation.py sync [NAME ...]             # rebuild the skeletons
     python tools/translation.py apply NAME texts.json       # set translated prose
     python tools/translation.py status [NAME ...]           # what needs translating
+    python tools/translation.py --language CODE ...         # another edition than the first
 
-A Chinese notebook has the English notebook's cells in the same order. Its code
-cells are the English code, character for character, except one setup line,
-``attnlib.set_language("zh")``, after the first ``import attnlib``; its outputs
+The editions, their folders and set-up lines are the records of
+attnlib/i18n/languages.py. A translated notebook has the English notebook's
+cells in the same order. Its code cells are the English code, character for
+character, except one set-up line, such as ``attnlib.set_language("zh")``,
+after the first ``import attnlib``; its outputs
 come from running that code. Each markdown cell carries, in its metadata,
 ``translation = {"of": <English cell id>, "en_sha": <hash of the English text
 it translates>}``. When an English cell changes, its hash no longer matches,
@@ -26,9 +29,14 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
-EN = ROOT / "notebooks"
-ZH = EN / "zh"
-SETUP = 'attnlib.set_language("zh")  # 中文版：attnlib 的输出用中文'
+sys.path.insert(0, str(ROOT / "attnlib" / "i18n"))  # the records only: no attnlib import
+from languages import EDITIONS, edition  # noqa: E402
+
+EN = ROOT / EDITIONS["en"].notebooks
+#: the editions translated from the English notebooks (a set-up line switches the language)
+TRANSLATED = [language for language in EDITIONS.values() if language.setup_line is not None]
+LANGUAGE = TRANSLATED[0]  # the edition this run edits (--language CODE)
+TARGET = ROOT / LANGUAGE.notebooks  # its folder
 
 
 def sha(text: str) -> str:
@@ -45,7 +53,7 @@ def with_setup(source: str) -> str:
     lines = source.split("\n")
     for k, line in enumerate(lines):
         if line.strip() == "import attnlib":
-            return "\n".join([*lines[: k + 1], SETUP, *lines[k + 1 :]])
+            return "\n".join([*lines[: k + 1], LANGUAGE.setup_line, *lines[k + 1 :]])
     raise ValueError("no 'import attnlib' line in this cell")
 
 
@@ -66,7 +74,7 @@ def expected_code(english: nbformat.NotebookNode) -> list[str]:
 
 def sync(name: str) -> Path:
     english = nbformat.read(EN / f"{name}.ipynb", as_version=4)
-    path = ZH / f"{name}.ipynb"
+    path = TARGET / f"{name}.ipynb"
     old = nbformat.read(path, as_version=4) if path.exists() else None
     kept = {}
     if old is not None:
@@ -99,7 +107,7 @@ def sync(name: str) -> Path:
             prev = outputs.get(cell.metadata["translation"]["of"])
             if cell.cell_type == "code" and prev is not None and prev.source == cell.source:
                 cell.outputs, cell.execution_count = prev.outputs, prev.execution_count
-    ZH.mkdir(exist_ok=True)
+    TARGET.mkdir(exist_ok=True)
     nbformat.write(nb, path)
     return path
 
@@ -107,7 +115,7 @@ def sync(name: str) -> Path:
 def apply(name: str, texts: dict[str, str]) -> int:
     """Set the Chinese text of the markdown cells named by English cell id; record the hash."""
     english = {c.id: c for c in nbformat.read(EN / f"{name}.ipynb", as_version=4).cells}
-    path = ZH / f"{name}.ipynb"
+    path = TARGET / f"{name}.ipynb"
     nb = nbformat.read(path, as_version=4)
     done = 0
     for cell in nb.cells:
@@ -126,7 +134,7 @@ def apply(name: str, texts: dict[str, str]) -> int:
 def untranslated(name: str) -> list[str]:
     """English cell ids whose Chinese is missing or of an older English text."""
     english = {c.id: c for c in nbformat.read(EN / f"{name}.ipynb", as_version=4).cells}
-    path = ZH / f"{name}.ipynb"
+    path = TARGET / f"{name}.ipynb"
     if not path.exists():
         return [cid for cid, c in english.items() if c.cell_type == "markdown"]
     out = []
@@ -140,6 +148,12 @@ def untranslated(name: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    global LANGUAGE, TARGET
+    if argv[:1] == ["--language"] and len(argv) > 1:
+        LANGUAGE = edition(argv[1])
+        if LANGUAGE.setup_line is None:
+            raise SystemExit(f"{LANGUAGE.name} is the edition the others are translated from")
+        TARGET, argv = ROOT / LANGUAGE.notebooks, argv[2:]
     if not argv or argv[0] not in {"sync", "apply", "status"}:
         print(__doc__)
         return 2

@@ -31,10 +31,12 @@ import os
 import pkgutil
 from functools import cache
 
+from .languages import EDITIONS, edition
+
 __all__ = ["LANGUAGES", "get_language", "set_language", "tr"]
 
-#: The languages attnlib can speak: English (the default) and Chinese.
-LANGUAGES = ("en", "zh")
+#: The languages attnlib can speak, English (the default) first: the codes of EDITIONS.
+LANGUAGES = tuple(EDITIONS)
 
 _setting = {"language": "en"}
 
@@ -52,11 +54,7 @@ def set_language(language: str) -> None:
     ...
     ValueError: language must be one of 'en', 'zh', got 'fr'
     """
-    if language not in LANGUAGES:
-        raise ValueError(
-            f"language must be one of {', '.join(map(repr, LANGUAGES))}, got {language!r}"
-        )
-    _setting["language"] = language
+    _setting["language"] = edition(language).code
 
 
 def get_language() -> str:

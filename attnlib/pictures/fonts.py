@@ -1,15 +1,18 @@
-"""Chinese in figures on any machine: a small font that attnlib carries with it.
+"""Every language's characters in figures on any machine: small fonts that attnlib carries.
 
 matplotlib ships no Chinese font, and most Linux machines and CI images have
-none, so Chinese titles would come out as empty boxes. attnlib ships a subset of
-Noto Sans CJK SC (SIL Open Font License, ``font_files/OFL.txt``) holding exactly the
-characters of its Chinese sentences, made by ``tools/make_cjk_font.py``.
+none, so Chinese titles would come out as empty boxes. A language whose
+record (:data:`attnlib.i18n.EDITIONS`) names a font gets a subset of it in
+``font_files/``, holding the characters its figures can draw, made by
+``tools/make_cjk_font.py``; for Chinese, Noto Sans CJK SC (SIL Open Font
+License, ``font_files/OFL.txt``).
 
-Figures are built inside :func:`figure_fonts`. In English it does nothing, so
-English figures are drawn as before. In Chinese it registers the subset with
-matplotlib (once) and, for the figure being built only, asks for DejaVu Sans
-(matplotlib's own font, for Latin letters and digits) with the subset as
-fallback for every character DejaVu lacks; the global rcParams are left alone.
+Figures are built inside :func:`figure_fonts`. For a language without a font
+(English) it does nothing, so those figures are drawn as before. Otherwise it
+registers the language's subset with matplotlib (once) and, for the figure
+being built only, asks for DejaVu Sans (matplotlib's own font, for Latin
+letters and digits) with the subset as fallback for every character DejaVu
+lacks; the global rcParams are left alone.
 """
 
 from __future__ import annotations
@@ -19,29 +22,36 @@ import functools
 from functools import cache
 from pathlib import Path
 
-from ..i18n import get_language
+from ..i18n import Font, edition, get_language
 
 __all__ = [
-    "FAMILY",
-    "FONT_FILE",
-    "LICENCE_FILE",
+    "FONT_DIR",
     "figure_families",
     "figure_fonts",
+    "font_file",
     "in_figure_fonts",
+    "licence_file",
 ]
 
-#: The subset and its licence, shipped as package data.
-FONT_FILE = Path(__file__).parent / "font_files" / "NotoSansSC-attnlib-subset.otf"
-LICENCE_FILE = FONT_FILE.with_name("OFL.txt")
-#: The subset's family name, different from the full font's so neither shadows the other.
-FAMILY = "Noto Sans SC attnlib subset"
+#: Where the subsets and their licences are, shipped as package data.
+FONT_DIR = Path(__file__).parent / "font_files"
+
+
+def font_file(font: Font) -> Path:
+    """The shipped subset of `font` (a language record's ``font``)."""
+    return FONT_DIR / font.file
+
+
+def licence_file(font: Font) -> Path:
+    """The licence shipped beside the subset of `font`."""
+    return FONT_DIR / font.licence_file
 
 
 @cache
-def _register() -> None:
+def _register(path: str) -> None:
     from matplotlib import font_manager
 
-    font_manager.fontManager.addfont(str(FONT_FILE))
+    font_manager.fontManager.addfont(path)
 
 
 @cache
@@ -71,9 +81,8 @@ def figure_families() -> list[str] | None:
     ['DejaVu Sans', 'Noto Sans SC attnlib subset']
     >>> set_language("en")
     """
-    if get_language() == "en":
-        return None
-    return ["DejaVu Sans", FAMILY]
+    font = edition(get_language()).font
+    return None if font is None else ["DejaVu Sans", font.family]
 
 
 def figure_fonts() -> contextlib.AbstractContextManager:
@@ -82,13 +91,13 @@ def figure_fonts() -> contextlib.AbstractContextManager:
     Text objects take their font when they are made, so a figure built inside
     this context keeps it when it is drawn or saved later, outside.
     """
-    families = figure_families()
-    if families is None:
+    font = edition(get_language()).font
+    if font is None:
         return contextlib.nullcontext()
     import matplotlib
 
-    _register()
-    return matplotlib.rc_context({"font.family": families})
+    _register(str(font_file(font)))
+    return matplotlib.rc_context({"font.family": figure_families()})
 
 
 def in_figure_fonts(plot):

@@ -134,7 +134,7 @@ def lab_zh_root(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def lab_zh(browser, lab_zh_root, tmp_path_factory):
-    """JupyterLab as `make lab LANG=zh` serves it: the Chinese edition, menus in Chinese."""
+    """JupyterLab as `make lab EDITION=zh` serves it: the Chinese edition, menus in Chinese."""
     settings, log = servers.LAB_SETTINGS_ZH, "jupyter-lab-zh.log"
     with _serving("lab", lab_zh_root, tmp_path_factory, settings=settings, log=log) as server:
         yield server

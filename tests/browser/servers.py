@@ -25,15 +25,17 @@ from typing import NamedTuple
 
 import psutil
 
+from attnlib.i18n.languages import EDITIONS
+
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 ARTIFACTS = REPO / "test-artifacts"
 # Project-level Jupyter files that `make lab` and `make present` use too: Lab's
 # settings overrides (no news, no update check) and Voilà's offline template.
 PROJECT_JUPYTER = REPO / "jupyter"
-LAB_SETTINGS = PROJECT_JUPYTER / "lab" / "settings"
-# `make lab LANG=zh`: the same, plus JupyterLab's menus in Chinese (the zh-CN language pack)
-LAB_SETTINGS_ZH = PROJECT_JUPYTER / "lab" / "settings-zh"
+LAB_SETTINGS = REPO / EDITIONS["en"].lab_settings
+# `make lab EDITION=zh`: the same, plus JupyterLab's menus in Chinese (the zh-CN language pack)
+LAB_SETTINGS_ZH = REPO / EDITIONS["zh"].lab_settings
 # The same server flags as the Makefile's JUPYTER_FLAGS (notebook_shim off).
 SERVER_FLAGS = ["--ServerApp.jpserver_extensions=notebook_shim=False"]
 # ... and as its VOILA_FLAGS for `make present`
@@ -262,7 +264,7 @@ def start_jupyter(
     app: str, root_dir: Path, home: Path, log: Path, settings: Path = LAB_SETTINGS
 ) -> Server:
     """`jupyter lab` or `jupyter notebook` (Notebook 7) on `root_dir`, with the
-    project's settings (as `make lab`; LAB_SETTINGS_ZH as `make lab LANG=zh`) and
+    project's settings (as `make lab`; LAB_SETTINGS_ZH as `make lab EDITION=zh`) and
     everything a user keeps under `home`."""
     env = isolated_env(home)
     port, token = free_port(), secrets.token_hex(24)

@@ -1,6 +1,6 @@
-"""The Chinese edition in the browser (issue 14): JupyterLab as `make lab LANG=zh`
+"""The Chinese edition in the browser (issue 14): JupyterLab as `make lab EDITION=zh`
 serves it (notebooks/zh, menus in Chinese) runs the start page and one lesson; Voilà
-serves the Chinese classroom page as `make present LANG=zh`. Each runs with no error
+serves the Chinese classroom page as `make present EDITION=zh`. Each runs with no error
 output, its sliders redraw, nothing is asked of any machine but this one, and no text
 is drawn as boxes: no missing-glyph warning from matplotlib, and every character on
 the page is one its fonts can draw (pages.boxes). The last tests prove that the box

@@ -1,0 +1,132 @@
+"""One record per language: everything that differs between the editions, in one place.
+
+The library (``set_language``, the figure fonts), the tools (the font subset,
+the notebooks' translation and execution), the tests and the Makefile
+(``make lab EDITION=zh``) all read :data:`EDITIONS`; none of them names a
+language. A third language is a new record here, a catalogue package beside
+``zh/``, and its notebooks (CONTRIBUTING.md lists the steps).
+
+This module imports nothing of attnlib, so that the Makefile can ask it
+about an edition before anything is installed::
+
+    python3 attnlib/i18n/languages.py zh    # -> notebooks/zh jupyter/lab/settings-zh zh
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+__all__ = ["EDITIONS", "Font", "Language", "edition"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Font:
+    """A font a language's figures need beyond matplotlib's own, shipped as a subset.
+
+    ``file`` (in ``attnlib/pictures/font_files/``, with its licence in
+    ``licence_file``) is cut by ``tools/make_cjk_font.py`` from ``source``
+    (face ``source_family``), which the system package ``system_package``
+    installs with its licence text in ``source_licence``; ``family`` is the
+    subset's own name, so that it never shadows a full installation of the font.
+    """
+
+    file: str
+    licence_file: str
+    family: str
+    source: str
+    source_family: str
+    system_package: str
+    source_licence: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Language:
+    """What one edition of the notebooks needs.
+
+    Attributes
+    ----------
+    code : str
+        ``set_language``'s argument, ``ATTNLIB_LANG``'s value, the catalogue
+        package ``attnlib.i18n.<code>`` (none for English), ``EDITION=<code>``.
+    name : str
+        In English, for messages.
+    notebooks : str
+        The folder of its notebooks, from the repository's root.
+    setup_line : str or None
+        The line its notebooks run after ``import attnlib`` (None: English,
+        the notebooks as written).
+    font : Font or None
+        The font its figures need; None: matplotlib's DejaVu Sans suffices.
+    lab_locale : str or None
+        JupyterLab's locale for its menus, from a language pack.
+    lab_settings : str
+        The JupyterLab settings folder ``make lab`` uses, from the root.
+    lab_extra : str or None
+        The pip extra of pyproject.toml that installs the language pack.
+    """
+
+    code: str
+    name: str
+    notebooks: str
+    setup_line: str | None = None
+    font: Font | None = None
+    lab_locale: str | None = None
+    lab_settings: str = "jupyter/lab/settings"
+    lab_extra: str | None = None
+
+
+#: code -> Language, English first (the default).
+EDITIONS = {
+    "en": Language(code="en", name="English", notebooks="notebooks"),
+    "zh": Language(
+        code="zh",
+        name="Chinese (simplified)",
+        notebooks="notebooks/zh",
+        setup_line='attnlib.set_language("zh")  # 中文版：attnlib 的输出用中文',
+        font=Font(
+            file="NotoSansSC-attnlib-subset.otf",
+            licence_file="OFL.txt",
+            family="Noto Sans SC attnlib subset",
+            source="/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+            source_family="Noto Sans CJK SC",
+            system_package="fonts-noto-cjk",
+            source_licence="/usr/share/doc/fonts-noto-cjk/copyright",
+        ),
+        lab_locale="zh_CN",
+        lab_settings="jupyter/lab/settings-zh",
+        lab_extra="zh",
+    ),
+}
+
+
+def edition(code: str) -> Language:
+    """The record of `code`, or a ValueError naming the editions there are.
+
+    Examples
+    --------
+    >>> edition("zh").notebooks
+    'notebooks/zh'
+    >>> edition("fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: language must be one of 'en', 'zh', got 'fr'
+    """
+    if code not in EDITIONS:
+        raise ValueError(f"language must be one of {', '.join(map(repr, EDITIONS))}, got {code!r}")
+    return EDITIONS[code]
+
+
+def _main(argv: list[str]) -> int:
+    # For the Makefile: "<notebooks> <lab settings> <pip extra or ->" of one edition.
+    try:
+        language = edition(argv[0] if argv else "en")
+    except ValueError as error:
+        print(f"EDITION: {error}", file=sys.stderr)
+        return 1
+    print(language.notebooks, language.lab_settings, language.lab_extra or "-")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))
