@@ -19,31 +19,7 @@ rest, whose many short files even out the workers' finishing times.
 
 from __future__ import annotations
 
-# the tests that run one notebook each
-ONE_NOTEBOOK_EACH = (
-    "::test_notebook_in_lab[",
-    "::test_notebook_in_notebook7[",
-    "::test_notebook_runs_under_papermill[",
-)
-
-
-def work_unit(nodeid: str) -> str:
-    """The unit of work of a test: itself if it runs one notebook, else its file."""
-    if any(part in nodeid for part in ONE_NOTEBOOK_EACH):
-        return nodeid
-    return nodeid.split("::", 1)[0]
-
-
-def running_order(nodeid: str) -> int:
-    """0 for the longest kinds of test, 3 for the short ones (collection order within)."""
-    path = nodeid.split("::", 1)[0]
-    if path.startswith("tests/browser/"):
-        return 0
-    if path == "tests/test_notebook_clients.py":
-        return 1
-    if path.startswith("notebooks/"):
-        return 2
-    return 3
+from tests.scheduling import running_order, work_unit
 
 
 def pytest_collection_modifyitems(config, items):

@@ -10,6 +10,19 @@ import pytest
 _config = None
 
 
+@pytest.fixture
+def english_afterwards():
+    """Whatever language a test chooses, the next test starts in English (the default).
+
+    A module that switches language says ``pytestmark =
+    pytest.mark.usefixtures("english_afterwards")``.
+    """
+    yield
+    import attnlib
+
+    attnlib.set_language("en")
+
+
 def pytest_configure(config):
     global _config
     _config = config

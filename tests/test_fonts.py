@@ -33,10 +33,7 @@ WITH_FONT = [language for language in i18n.EDITIONS.values() if language.font is
 ZH_FONT = i18n.edition("zh").font
 
 
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    yield
-    attnlib.set_language("en")
+pytestmark = pytest.mark.usefixtures("english_afterwards")  # tests/conftest.py
 
 
 def every_figure():

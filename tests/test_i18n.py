@@ -13,10 +13,7 @@ from attnlib import i18n
 PACKAGE = Path(attnlib.__file__).parent
 
 
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    yield
-    attnlib.set_language("en")
+pytestmark = pytest.mark.usefixtures("english_afterwards")  # tests/conftest.py
 
 
 def test_english_is_the_default_and_the_key():

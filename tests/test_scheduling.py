@@ -1,25 +1,20 @@
-"""The share-out of tests between `make test`'s workers (conftest.py at the top)."""
+"""How `make test` shares tests out between its workers: tests/scheduling.py, used by conftest."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-_spec = importlib.util.spec_from_file_location(
-    "top_conftest", Path(__file__).resolve().parents[1] / "conftest.py"
-)
-top = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(top)
+from tests import scheduling
 
 
 def test_a_notebooks_cells_and_a_files_tests_stay_together():
     cells = [f"notebooks/03_qkv.ipynb::Cell {k}" for k in range(3)]
-    assert {top.work_unit(c) for c in cells} == {"notebooks/03_qkv.ipynb"}
+    assert {scheduling.work_unit(c) for c in cells} == {"notebooks/03_qkv.ipynb"}
     tests = ["tests/test_widgets.py::test_a[n-6]", "tests/test_widgets.py::test_b"]
-    assert {top.work_unit(t) for t in tests} == {"tests/test_widgets.py"}
+    assert {scheduling.work_unit(t) for t in tests} == {"tests/test_widgets.py"}
     # the browser files' other tests too (they share a file's page and server)
     assert (
-        top.work_unit("tests/browser/test_lab.py::test_detectors_on_a_broken_notebook[chromium]")
+        scheduling.work_unit(
+            "tests/browser/test_lab.py::test_detectors_on_a_broken_notebook[chromium]"
+        )
         == "tests/browser/test_lab.py"
     )
 
@@ -31,7 +26,7 @@ def test_each_run_of_a_whole_notebook_is_a_unit_of_its_own():
         "tests/browser/test_notebook7.py::test_notebook_in_notebook7[chromium-03_qkv.ipynb]",
         "tests/test_notebook_clients.py::test_notebook_runs_under_papermill[03_qkv.ipynb]",
     ]
-    assert [top.work_unit(i) for i in ids] == ids
+    assert [scheduling.work_unit(i) for i in ids] == ids
 
 
 def test_the_longest_kinds_of_test_run_first():
@@ -42,4 +37,4 @@ def test_the_longest_kinds_of_test_run_first():
         "tests/browser/test_lab.py::test_notebook_in_lab[chromium-03_qkv.ipynb]",
         "attnlib/maths/core.py::attnlib.maths.core.attention",
     ]
-    assert sorted(ids, key=top.running_order) == [ids[3], ids[2], ids[1], ids[0], ids[4]]
+    assert sorted(ids, key=scheduling.running_order) == [ids[3], ids[2], ids[1], ids[0], ids[4]]

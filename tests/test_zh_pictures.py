@@ -26,10 +26,7 @@ from attnlib.maths.stats import scaling_comparison
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    yield
-    attnlib.set_language("en")
+pytestmark = pytest.mark.usefixtures("english_afterwards")  # tests/conftest.py
 
 
 def numbers(text: str) -> list[str]:

@@ -21,7 +21,7 @@ class EmbeddingExplorer(Explorer):
 def embedding_explorer(
     n: int = 6, d: int = 8, seed: int = 0, *, size: str = "normal"
 ) -> EmbeddingExplorer:
-    """The embedding X (n × d) as a heatmap with a token on each row; sliders n, d, seed (claim C4).
+    """The embedding X (n × d) as a heatmap with a token on each row; sliders n, d, seed.
 
     Parameters
     ----------

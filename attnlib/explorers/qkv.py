@@ -22,7 +22,7 @@ class QKVExplorer(Explorer):
 def qkv_explorer(
     d_k: int = 4, d_v: int = 4, seed: int = 0, *, n: int = 6, d: int = 8, size: str = "normal"
 ) -> QKVExplorer:
-    """Q, K and V side by side; sliders d_k, d_v, seed (claims C5, C6).
+    """Q, K and V side by side; sliders d_k, d_v, seed.
 
     Parameters
     ----------

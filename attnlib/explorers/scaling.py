@@ -22,7 +22,7 @@ class ScalingExplorer(Explorer):
 def scaling_explorer(
     d_k: int = 4, *, seed: int = 0, n: int = 8, d: int = 8, size: str = "normal"
 ) -> ScalingExplorer:
-    """Weights with and without dividing by √d_k, side by side, with live readouts (claim C10).
+    """Weights with and without dividing by √d_k, side by side, with live readouts.
 
     Parameters
     ----------

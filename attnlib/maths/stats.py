@@ -1,4 +1,4 @@
-"""Readouts of attention weights, and the √d_k experiment of claim C10 (numpy only).
+"""Readouts of attention weights, and the √d_k experiment: why the scores are divided by √d_k (numpy only).
 
 The explorers print these numbers under their pictures and the notebooks call
 the same functions, so both show the very same values.
@@ -123,7 +123,7 @@ def score_variance(
     q and k have independent standard-normal entries, as queries and keys of
     a well-initialised layer roughly do. Then ``var(q . k) = d_k``: the
     unscaled scores spread further apart as d_k grows, while ``q . k / sqrt(d_k)``
-    keeps variance 1 (claim C10).
+    keeps variance 1.
 
     Parameters
     ----------
@@ -186,7 +186,7 @@ def saturation(
 
     Q and K are (n, d_k) with standard-normal entries. Without the scaling the
     rows of weights become one-hot as d_k grows (max weight -> 1, entropy -> 0);
-    with it they keep the same spread for every d_k (claim C10).
+    with it they keep the same spread for every d_k.
 
     Parameters
     ----------

@@ -31,7 +31,7 @@ __all__ = ["plot_cost", "plot_losses", "plot_mix", "plot_saturation", "plot_scor
 
 @in_figure_fonts
 def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
-    """Memory and time against the sequence length n, on log–log axes (claim C2).
+    """Memory and time against the sequence length n, on log–log axes.
 
     Left, memory in MiB; right, time in ms. Each panel holds three lines: the
     measured points, the straight line fitted to log(y) against log(n) with
@@ -101,7 +101,7 @@ def plot_cost(ns, memory_bytes, seconds) -> StaticFigure:
 
 @in_figure_fonts
 def plot_mix(att: Attention, tokens: Sequence[str], i: int) -> StaticFigure:
-    """How query `i` mixes the values: its row of weights, and the v_j above z_i (claim C11).
+    """How query `i` mixes the values: its row of weights, and the v_j above z_i.
 
     Left, a bar per key j of height α_ij (the row sums to 1), each labelled
     with its value. Right, the values v_j as the rows of a heatmap and, below
@@ -184,7 +184,7 @@ def _d_ks(d_ks) -> np.ndarray:
 
 @in_figure_fonts
 def plot_score_variance(d_ks, unscaled, scaled) -> StaticFigure:
-    """Variance of q·k against d_k, unscaled and divided by √d_k, on log axes (claim C10).
+    """Variance of q·k against d_k, unscaled and divided by √d_k, on log axes.
 
     Parameters
     ----------
@@ -225,7 +225,7 @@ def plot_score_variance(d_ks, unscaled, scaled) -> StaticFigure:
 def plot_saturation(
     d_ks, *, max_weight, entropy, jacobian_norm, n: int, draws: int
 ) -> StaticFigure:
-    """Three panels against d_k, unscaled and scaled: max weight, row entropy, ‖J‖_F (claim C10).
+    """Three panels against d_k, unscaled and scaled: max weight, row entropy, ‖J‖_F.
 
     Parameters
     ----------

@@ -146,7 +146,7 @@ def attention_panels(
     key_tokens : sequence of str, length n_kv, optional
         The key tokens when they come from another sequence (cross-attention).
     diagonal : bool, default True
-        Outline each token's score for itself (claim C9); only for self-attention.
+        Outline each token's score for itself; only for self-attention.
 
     Returns
     -------
@@ -315,7 +315,7 @@ def plot_attention(
 
 
 def embedding_panels(X, tokens: Sequence[str]) -> list[Panel]:
-    """One panel: the embedding X, a row per token, a column per coordinate (claim C4).
+    """One panel: the embedding X, a row per token, a column per coordinate.
 
     Examples
     --------
@@ -351,7 +351,7 @@ def plot_embedding(X, tokens: Sequence[str], *, size: str = "normal") -> StaticF
 
 
 def qkv_panels(att: Attention, tokens: Sequence[str]) -> list[Panel]:
-    """Three panels: Q, K and V, one row per token (claim C5).
+    """Three panels: Q, K and V, one row per token.
 
     All three share one symmetric colour limit (the largest of the three), so
     a given red means the same number in Q, K and V.
@@ -398,7 +398,7 @@ def plot_qkv(att: Attention, tokens: Sequence[str], *, size: str = "normal") -> 
 
 
 def scaling_panels(unscaled: Attention, scaled: Attention, tokens: Sequence[str]) -> list[Panel]:
-    """Two panels: the weights without and with the √d_k scaling (claim C10).
+    """Two panels: the weights without and with the √d_k scaling.
 
     Examples
     --------

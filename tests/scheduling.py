@@ -1,0 +1,36 @@
+"""Which tests go together to one pytest-xdist worker, and which start first.
+
+The rules, as plain functions of a test's node id (the top-level conftest.py
+says why): :func:`work_unit` keeps a file's tests together except those that
+run one whole notebook each, and :func:`running_order` puts the longest kinds
+of test first. conftest.py hands them to pytest and pytest-xdist;
+tests/test_scheduling.py checks them.
+"""
+
+from __future__ import annotations
+
+# the tests that run one notebook each
+ONE_NOTEBOOK_EACH = (
+    "::test_notebook_in_lab[",
+    "::test_notebook_in_notebook7[",
+    "::test_notebook_runs_under_papermill[",
+)
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work of a test: itself if it runs one notebook, else its file."""
+    if any(part in nodeid for part in ONE_NOTEBOOK_EACH):
+        return nodeid
+    return nodeid.split("::", 1)[0]
+
+
+def running_order(nodeid: str) -> int:
+    """0 for the longest kinds of test, 3 for the short ones (collection order within)."""
+    path = nodeid.split("::", 1)[0]
+    if path.startswith("tests/browser/"):
+        return 0
+    if path == "tests/test_notebook_clients.py":
+        return 1
+    if path.startswith("notebooks/"):
+        return 2
+    return 3
