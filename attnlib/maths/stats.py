@@ -1,4 +1,4 @@
-"""Readouts of attention weights, and the √d_k experiment: why the scores are divided by √d_k (numpy only).
+"""Readouts of attention weights, and the experiment behind dividing by √d_k (numpy only).
 
 The explorers print these numbers under their pictures and the notebooks call
 the same functions, so both show the very same values.
