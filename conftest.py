@@ -46,9 +46,27 @@ def running_order(nodeid: str) -> int:
     return 3
 
 
+def notebook_cell(nodeid: str) -> tuple[str, int] | None:
+    """(notebook, cell number) of an nbval test, whose cells must run in order."""
+    path, _, name = nodeid.partition("::")
+    if path.endswith(".ipynb") and name.startswith("Cell "):
+        return path, int(name.split()[1])
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
-    """The longest tests first (a stable sort: a file's tests keep their order)."""
+    """The longest tests first (a stable sort: a file's tests keep their order).
+
+    pytest-randomly shuffles the tests before this hook runs (a random order each
+    run, its seed printed at the top): a test that only passes after another one
+    shows up. A notebook's cells are the exception: nbval runs them in one kernel,
+    one after the other, so they are put back in order.
+    """
     items.sort(key=lambda item: running_order(item.nodeid))
+    cells = [i for i, item in enumerate(items) if notebook_cell(item.nodeid)]
+    in_order = sorted((items[i] for i in cells), key=lambda item: notebook_cell(item.nodeid))
+    for i, item in zip(cells, in_order, strict=True):
+        items[i] = item
 
 
 def pytest_xdist_make_scheduler(config, log):
