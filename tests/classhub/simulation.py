@@ -175,10 +175,18 @@ class Hub:
             )
         )
         config.chmod(0o600)
+        # what the deploy config requires before it lets a hub start: the class
+        # list, and a state folder outside the repository
+        class_list = self.tmp / "class.txt"
+        class_list.write_text("".join(f"{name}\n" for name in self.passwords))
+        state = self.tmp / "state"
+        state.mkdir(mode=0o700, exist_ok=True)
         env = dict(os.environ)
         env.update(
             ATTNLIB_COURSE_REPO=self.course_repo,
             ATTNLIB_USER_ENV=sys.prefix,
+            ATTNLIB_CLASS_LIST=str(class_list),
+            ATTNLIB_HUB_STATE=str(state),
             PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
         )
         self.log = self.tmp / "jupyterhub.log"
