@@ -64,6 +64,14 @@ def check_softmax(func: Callable) -> str:
         got = expect_array(call(func, scores.copy(), hint=hint), what, hint)
         if not np.isfinite(got).all():
             raise Failure(tr("on {what} your softmax gave nan (or inf)", what=what), hint)
+        if close(got, softmax(scores, axis=0)) and not close(got, softmax(scores)):
+            raise Failure(
+                tr("on {what} your softmax runs down the columns (axis=0)", what=what),
+                tr(
+                    "each query shares out its attention over the keys of its own row: "
+                    "normalise along the last axis (axis=-1), so that every row sums to 1"
+                ),
+            )
         compare(got, softmax(scores), what, hint)
     return tr("passed on small scores and on scores of size 1000; each row sums to 1")
 
@@ -206,7 +214,11 @@ def check_scores(func: Callable) -> str:
     CheckResult
         Passed, or what went wrong and a hint.
     """
-    hint = tr("score_ij = q_i . k_j / √d_k, i.e. Q @ K.T / np.sqrt(d_k) with d_k = Q.shape[1]")
+    # the formula, not the code: which rows pair with which, and what to divide by
+    hint = tr(
+        "score_ij is the dot product of row i of Q with row j of K, divided by the square "
+        "root of their length"
+    )
     cases = [
         (tr("4 tokens with d_k = 9"), *_case(3, (4, 9), (4, 9))),
         (tr("3 queries and 5 keys with d_k = 4"), *_case(4, (3, 4), (5, 4))),

@@ -6,7 +6,8 @@ and their defaults are the question the notebook asks. The right answer is
 computed with attnlib, never typed in. A wrong prediction fails with the
 right answer in the message and the reason in the hint; typical slips (a
 transposed shape, d_k instead of √d_k, a column read instead of a row) get a
-reason of their own. ``...`` (the notebooks' placeholder) or None says that no
+reason of their own. A first wrong try is told only which step to redo; the
+answer comes with the second wrong try, or at once with ``reveal=True``. ``...`` (the notebooks' placeholder) or None says that no
 prediction is written yet.
 
 Shapes and indices must be exact. Numbers pass within the tolerance stated
@@ -31,6 +32,10 @@ Examples
 --------
 >>> check_prediction_cross_shape((3, 5))
 ✓ check_prediction_cross_shape: right: (3, 5), one row per query and one column per key
+>>> check_prediction_cross_shape((5, 3))
+✗ check_prediction_cross_shape: your prediction (5, 3) is not right yet
+  Hint: which sequence gives the rows of the scores, and which the columns?
+  Try again; a second wrong try, or reveal=True, shows the worked answer.
 >>> check_prediction_cross_shape((5, 3))
 ✗ check_prediction_cross_shape: you predicted (5, 3), but the scores of 3 queries against 5 keys have shape (3, 5)
   Hint: that is the transpose: row i holds query i's scores against every key, so there are n_q = 3 rows
@@ -102,6 +107,20 @@ def _as_index(answer, n: int) -> int:
     )
 
 
+def _wrong(answer, said: str, why: str, step: str) -> Failure:
+    """A wrong prediction: first only the step to redo, then the answer and the reason."""
+    return Failure(
+        said, why, first=(tr("your prediction {answer!r} is not right yet", answer=answer), step)
+    )
+
+
+def _shape_reason(shape, right, known: dict, otherwise: str) -> str:
+    """Why `shape` is not `right`: the transpose, a shape from the `known` table, or `otherwise`."""
+    if shape == tuple(right)[::-1] and shape != tuple(right):
+        return tr("rows are tokens: the first number counts the tokens")
+    return known.get(shape, otherwise)
+
+
 def _small_example() -> Attention:
     """The default question of the by-hand checks: 3 tokens, d = d_k = 4 (seed 0)."""
     ex = toy_example(n=3, d=4, d_k=4, seed=0)
@@ -150,22 +169,21 @@ def check_prediction_cross_shape(answer: tuple[int, ...], n_q: int = 3, n_kv: in
         n_kv=n_kv,
         want=right,
     )
-    if shape == right[::-1]:
-        why = tr(
-            "that is the transpose: row i holds query i's scores against every key, "
-            "so there are n_q = {n_q} rows",
-            n_q=n_q,
-        )
-    elif shape in {(n_q, n_q), (n_kv, n_kv)}:
-        why = tr(
-            "a square matrix pairs a sequence with itself; here queries come from one "
-            "sequence and keys from the other: n_q rows, n_kv columns"
-        )
-    elif shape in {(n_q, d_k), (n_kv, d_k)}:
-        why = tr("that is the shape of Q or K; the scores Q Kᵀ pair every query with every key")
-    else:
-        why = tr("one score per (query, key) pair: n_q rows and n_kv columns")
-    raise Failure(said, why)
+    square = tr(
+        "a square matrix pairs a sequence with itself; here queries come from one "
+        "sequence and keys from the other: n_q rows, n_kv columns"
+    )
+    qk = tr("that is the shape of Q or K; the scores Q Kᵀ pair every query with every key")
+    # later entries win where two coincide: the transpose is the likeliest slip
+    known = {(n_q, d_k): qk, (n_kv, d_k): qk, (n_q, n_q): square, (n_kv, n_kv): square}
+    known[right[::-1]] = tr(
+        "that is the transpose: row i holds query i's scores against every key, "
+        "so there are n_q = {n_q} rows",
+        n_q=n_q,
+    )
+    why = known.get(shape, tr("one score per (query, key) pair: n_q rows and n_kv columns"))
+    step = tr("which sequence gives the rows of the scores, and which the columns?")
+    raise _wrong(answer, said, why, step)
 
 
 @check
@@ -225,7 +243,7 @@ def check_prediction_cost_ratio(answer: float, factor: int = 2) -> str:
             "the score matrix is n × n: {factor} times more rows and {factor} times more columns",
             factor=factor,
         )
-    raise Failure(said, why)
+    raise _wrong(answer, said, why, tr("count the scores: how many rows and how many columns?"))
 
 
 # --- 02 input embedding ---
@@ -264,20 +282,22 @@ def check_prediction_X_shape(answer: tuple[int, ...], n: int = 6, d: int = 8) ->
         d=d,
         want=right,
     )
-    if shape == right[::-1]:
-        why = tr("rows are tokens: the first number counts the tokens")
-    elif shape == (V, d):
-        why = tr(
+    known = {
+        (V, d): tr(
             "that is the embedding table, one row for each of the {V} vocabulary words; "
             "X holds only the rows of the {n} tokens",
             V=V,
             n=n,
-        )
-    elif shape == (n, V):
-        why = tr("that is the one-hot matrix H; X = H @ table has the table's d columns")
-    else:
-        why = tr("one row per token, and each row is that token's embedding of length d")
-    raise Failure(said, why)
+        ),
+        (n, V): tr("that is the one-hot matrix H; X = H @ table has the table's d columns"),
+    }
+    why = _shape_reason(
+        shape,
+        right,
+        known,
+        tr("one row per token, and each row is that token's embedding of length d"),
+    )
+    raise _wrong(answer, said, why, tr("what does one row of X hold, and how many rows are there?"))
 
 
 @check
@@ -351,7 +371,10 @@ def check_prediction_embedding_row(answer: int, i: int = 4) -> str:
             other=VOCABULARY[v],
             word=word,
         )
-    raise Failure(said, why)
+    step = tr(
+        "the table's rows are numbered by the vocabulary, not by the position in the sentence"
+    )
+    raise _wrong(answer, said, why, step)
 
 
 # --- 03 Q, K, V ---
@@ -402,26 +425,27 @@ def check_prediction_qkv_shapes(
             got=shape,
             want=right,
         )
-        if shape == right[::-1]:
-            why = tr("rows are tokens: the first number counts the tokens")
-        elif shape == (d, right[1]):
-            why = tr(
+        known = {
+            (d, right[1]): tr(
                 "that is {W}'s shape; {label} = X @ {W}: (n, d) @ (d, {m})",
                 W=W,
                 label=label,
                 m=right[1],
-            )
-        elif shape == (n, d):
-            why = tr(
+            ),
+            (n, d): tr(
                 "that is X's shape; {W} turns each row of length d into one of length {m}",
                 W=W,
                 m=right[1],
+            ),
+        }
+        if label == "V" and right[1] != d_k:
+            known[(n, d_k)] = tr(
+                "V takes its columns from W_V, which has d_v columns; only Q and K need d_k"
             )
-        elif label == "V" and shape == (n, d_k):
-            why = tr("V takes its columns from W_V, which has d_v columns; only Q and K need d_k")
-        else:
-            why = f"{label} = X @ {W}: (n, d) @ (d, {right[1]}) -> (n, {right[1]})"
-        raise Failure(said, why)
+        otherwise = f"{label} = X @ {W}: (n, d) @ (d, {right[1]}) -> (n, {right[1]})"
+        why = _shape_reason(shape, right, known, otherwise)
+        step = tr("each is X times a weight matrix: the rows come from X, the columns from W")
+        raise _wrong(answer, said, why, step)
     return tr(
         "right: Q and K are {qk}, V is {v}: one row per token, columns from W_Q, W_K and W_V",
         qk=att.Q.shape,
@@ -458,7 +482,7 @@ def check_prediction_score(
 
     Examples
     --------
-    >>> check_prediction_score(0.21)
+    >>> check_prediction_score(0.21, reveal=True)
     ✗ check_prediction_score: you predicted 0.21, but score_01 = 0.1069
       Hint: that is q_0 · k_1 = 0.2139 before the scaling; divide it by √d_k = 2
     """
@@ -521,7 +545,12 @@ def check_prediction_score(
             j=j,
             working=working,
         )
-    raise Failure(said, why)
+    step = tr(
+        "redo it in three steps: the products q_{i}[c] k_{j}[c], their sum, then the scaling",
+        i=i,
+        j=j,
+    )
+    raise _wrong(answer, said, why, step)
 
 
 @check
@@ -546,7 +575,7 @@ def check_prediction_score_variance(answer: float, d_k: int = 64) -> str:
 
     Examples
     --------
-    >>> check_prediction_score_variance(8)
+    >>> check_prediction_score_variance(8, reveal=True)
     ✗ check_prediction_score_variance: you predicted 8, but var(q · k) at d_k = 64 is about 64 ...
       Hint: √64 = 8 is the standard deviation; the variance is its square
     """
@@ -586,22 +615,30 @@ def check_prediction_score_variance(answer: float, d_k: int = 64) -> str:
             "and variances of independent terms add",
             d_k=d_k,
         )
-    raise Failure(said, why)
+    step = tr(
+        "q · k is a sum of d_k independent products: how do the variances of such terms combine?"
+    )
+    raise _wrong(answer, said, why, step)
 
 
 @check
-def check_prediction_winner(answer: int, att: Attention | None = None, i: int = 1) -> str:
+def check_prediction_winner(
+    answer: int | str, att: Attention | None = None, i: int = 1, tokens=None
+) -> str:
     """Check which key gets the largest weight in row `i`, the key j a query attends to most (04).
 
     Parameters
     ----------
-    answer : int
-        The predicted key index j.
+    answer : int or str
+        The predicted key: its index j, or its token as printed (e.g. ``"mice"``).
     att : Attention, optional
         By default the 3-token example with d = d_k = 4 (see
         :func:`check_prediction_score`).
     i : int, default 1
         The query (row).
+    tokens : sequence of str, optional
+        The keys' tokens, so that a token's name is accepted; by default those
+        of the 3-token example when `att` is not given.
 
     Returns
     -------
@@ -613,10 +650,20 @@ def check_prediction_winner(answer: int, att: Attention | None = None, i: int = 
     >>> bool(check_prediction_winner(2))
     True
     """
-    att = _small_example() if att is None else att
+    if att is None:
+        att = _small_example()
+        tokens = toy_example(n=3, d=4, d_k=4, seed=0).tokens if tokens is None else tokens
     n_q, n_kv = att.weights.shape
     if not 0 <= i < n_q:
         raise ValueError(f"i must be from 0 to {n_q - 1}, got {i}")
+    names = list(tokens) if tokens is not None else []
+    if isinstance(answer, str) and answer.strip() in names:
+        if names.count(answer.strip()) > 1:
+            raise Failure(
+                tr("{token!r} appears more than once among the keys", token=answer.strip()),
+                tr("write the key's index instead, counting from 0"),
+            )
+        answer = names.index(answer.strip())
     j = _as_index(answer, n_kv)
     right = int(np.argmax(att.weights[i]))
     row = att.scores[i]
@@ -644,7 +691,8 @@ def check_prediction_winner(answer: int, att: Attention | None = None, i: int = 
         )
     elif i < n_kv and j == int(np.argmax(att.scores[:, i])):
         why = tr("you read column {i}, the queries' scores against key {i}; {why}", i=i, why=why)
-    raise Failure(said, why)
+    step = tr("compare the scores of row {i} with each other: the softmax keeps their order", i=i)
+    raise _wrong(answer, said, why, step)
 
 
 # --- 05 weighted sum ---
@@ -736,7 +784,10 @@ def check_prediction_doubled_scores(answer: str, att: Attention | None = None, i
             "this row is uniform: all its scores are equal, so doubling keeps them equal"
         ),
     }[choice]
-    raise Failure(said, why)
+    step = tr(
+        "what does doubling do to the gaps between the scores, and the softmax sees only gaps"
+    )
+    raise _wrong(answer, said, why, step)
 
 
 @check
@@ -776,15 +827,17 @@ def check_prediction_alpha(
         )
     row = att.scores[i]  # (n_kv,)
     right = float(att.weights[i, j])
-    if np.abs(row).max() < 30:  # exp by hand, as the formula says
-        e = np.exp(row)
-        of = tr("row {i}'s scores ({row})", i=i, row=_numbers(row))
-    else:  # the row maximum cancels in the fraction, and stops exp from overflowing
-        e = np.exp(row - row.max())
-        of = tr("row {i}'s scores minus their maximum", i=i)
+    # the route the notebook teaches: subtract the row's maximum (it cancels in the
+    # fraction), so that the largest exponential is e^0 = 1
+    shifted = row - row.max()
+    e = np.exp(shifted)
     working = tr(
-        "exp of {of} is {exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}",
-        of=of,
+        "row {i}'s scores {row} minus their maximum {top:.4g} are {shifted}; their exps are "
+        "{exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}",
+        i=i,
+        row=_numbers(row),
+        top=row.max(),
+        shifted=_numbers(shifted),
         exps=_numbers(e),
         total=e.sum(),
         e_j=e[j],
@@ -810,8 +863,13 @@ def check_prediction_alpha(
             n_kv=n_kv,
             working=working,
         )
-    elif abs(guess - e[j]) <= SCORE_TOLERANCE:
+    elif abs(guess - e[j]) <= SCORE_TOLERANCE or abs(guess - np.exp(row[j])) <= SCORE_TOLERANCE:
         why = tr("exp(score) must be divided by the row's sum of exps: {working}", working=working)
     else:
         why = working
-    raise Failure(said, why)
+    step = tr(
+        "subtract the row's largest score, take the exponential of each, "
+        "then divide the one of key {j} by their sum",
+        j=j,
+    )
+    raise _wrong(answer, said, why, step)

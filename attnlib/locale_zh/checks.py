@@ -177,9 +177,6 @@ MESSAGES = {
     "you did not scale: these are the raw q_i . k_j": "你没有缩放：这些是原始的 q_i . k_j",
     "you divided by d_k = {d_k}": "你除以的是 d_k = {d_k}",
     "you divided by {scale:.4g}": "你除以的是 {scale:.4g}",
-    "score_ij = q_i . k_j / √d_k, i.e. Q @ K.T / np.sqrt(d_k) with d_k = Q.shape[1]": (
-        "score_ij = q_i . k_j / √d_k，也就是 Q @ K.T / np.sqrt(d_k)，其中 d_k = Q.shape[1]"
-    ),
     "4 tokens with d_k = 9": "4 个词元、d_k = 9 的情形",
     "3 queries and 5 keys with d_k = 4": "3 个查询向量、5 个键向量、d_k = 4 的情形",
     "for {what} you returned shape {got}, (d_k, d_k); expected {want}, (n_q, n_kv)": (
@@ -441,11 +438,6 @@ MESSAGES = {
     "this row is uniform: all its scores are equal, so doubling keeps them equal": (
         "这一行是均匀的：所有注意力分数都相等，翻倍后仍然相等"
     ),
-    "row {i}'s scores ({row})": "第 {i} 行的注意力分数（{row}）",
-    "row {i}'s scores minus their maximum": "第 {i} 行的注意力分数减去其最大值",
-    "exp of {of} is {exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}": (
-        "对{of}取 exp 得 {exps}，总和 {total:.4g}，而 {e_j:.4g} / {total:.4g} = {right:.4g}"
-    ),
     "right: α_{i}{j} = {right:.4g}: {working}": "正确：α_{i}{j} = {right:.4g}：{working}",
     "you predicted {guess:.4g}, but α_{i}{j} = {right:.4g}": (
         "你预测的是 {guess:.4g}，但 α_{i}{j} = {right:.4g}"
@@ -627,5 +619,56 @@ MESSAGES = {
     ),
     "the heads side by side, head 0 first: equal to multi_head_attention's Z": (
         "各个头左右并排，头 0 在最前：与 multi_head_attention 的 Z 相同"
+    ),
+    # --- issue 21: a first wrong try names the step; softmax down the columns ---
+    "score_ij is the dot product of row i of Q with row j of K, divided by the square root of their length": (
+        "score_ij 是 Q 的第 i 行与 K 的第 j 行的点积，再除以这两个向量长度（维度）的平方根"
+    ),
+    "on {what} your softmax runs down the columns (axis=0)": (
+        "在 {what} 上，你的 softmax 是沿列（axis=0）归一化的"
+    ),
+    "each query shares out its attention over the keys of its own row: normalise along the last axis (axis=-1), so that every row sums to 1": (
+        "每个查询向量只在自己这一行的键向量之间分配注意力：沿最后一个轴（axis=-1）归一化，让每一行的和为 1"
+    ),
+    "your prediction {answer!r} is not right yet": ("你的预测 {answer!r} 还不对"),
+    "which sequence gives the rows of the scores, and which the columns?": (
+        "注意力分数的行来自哪个序列，列又来自哪个序列？"
+    ),
+    "count the scores: how many rows and how many columns?": (
+        "数一数注意力分数：有多少行，多少列？"
+    ),
+    "what does one row of X hold, and how many rows are there?": (
+        "X 的一行装的是什么？一共有多少行？"
+    ),
+    "the table's rows are numbered by the vocabulary, not by the position in the sentence": (
+        "表的行号按词表排，而不是按词在句子中的位置排"
+    ),
+    "each is X times a weight matrix: the rows come from X, the columns from W": (
+        "三者都是 X 乘以一个权重矩阵：行数来自 X，列数来自 W"
+    ),
+    "redo it in three steps: the products q_{i}[c] k_{j}[c], their sum, then the scaling": (
+        "分三步重算：先算各个乘积 q_{i}[c] k_{j}[c]，再求和，最后缩放"
+    ),
+    "q · k is a sum of d_k independent products: how do the variances of such terms combine?": (
+        "q · k 是 d_k 个相互独立的乘积之和：这样的项相加时，方差怎样合起来？"
+    ),
+    "{token!r} appears more than once among the keys": (
+        "{token!r} 在键向量对应的词元中出现了不止一次"
+    ),
+    "write the key's index instead, counting from 0": ("请改写这个键的下标，从 0 开始数"),
+    "compare the scores of row {i} with each other: the softmax keeps their order": (
+        "把第 {i} 行的几个注意力分数相互比一比：softmax 不改变它们的大小顺序"
+    ),
+    "what does doubling do to the gaps between the scores, and the softmax sees only gaps": (
+        "分数翻倍后，分数之间的差距会怎样？softmax 只看这些差距"
+    ),
+    "row {i}'s scores {row} minus their maximum {top:.4g} are {shifted}; their exps are {exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}": (
+        "第 {i} 行的注意力分数 {row} 减去其中最大的 {top:.4g}，得到 {shifted}；它们的指数是 {exps}，总和 {total:.4g}，于是 {e_j:.4g} / {total:.4g} = {right:.4g}"
+    ),
+    "subtract the row's largest score, take the exponential of each, then divide the one of key {j} by their sum": (
+        "先减去这一行最大的分数，再对每个取指数，最后用键 {j} 的那个除以它们的总和"
+    ),
+    "Try again; a second wrong try, or reveal=True, shows the worked answer.": (
+        "再试一次；第二次答错，或加上 reveal=True，就会显示参考答案。"
     ),
 }
