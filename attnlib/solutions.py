@@ -155,6 +155,27 @@ def predict_alpha(att, i=1, j=2):
     return exps[j] / sum(exps)
 
 
+def predict_moved_token(perm=(5, 3, 0, 4, 1, 2), i=1):
+    """Row r of X[perm] is old token perm[r]: token i lands where perm holds i (check_prediction_moved_token)."""  # noqa: E501
+    return list(perm).index(i)
+
+
+def predict_exps(att, i=1):
+    """Subtract the row's largest score, then exp of each (check_prediction_exps)."""
+    import math
+
+    row = [float(s) for s in att.scores[i]]
+    return [math.exp(s - max(row)) for s in row]
+
+
+def predict_output(att, i=1):
+    """z_i = Σ_j α_ij v_j, one coordinate at a time (check_prediction_output)."""
+    alpha, V = att.weights[i], att.V
+    return [
+        sum(float(alpha[j]) * float(V[j, c]) for j in range(len(alpha))) for c in range(V.shape[1])
+    ]
+
+
 # --- notebook 06: what attention learns ---
 
 

@@ -10,7 +10,8 @@ bare traceback: it reports it instead.
 - :mod:`.inputs`: exercises of 2.1 and 2.2.1 (two sequences, reordering, embeddings, shapes);
 - :mod:`.formulas`: exercises of 2.2.2 to 2.2.4 (Q, K, V, scores, softmax, weighted sum);
 - :mod:`.predictions`: predictions written before a cell runs (a shape, a count), read;
-- :mod:`.worked`: predictions worked out by hand (a score, a variance, the winning key, a weight);
+- :mod:`.worked`: 04's predictions (a score by hand, a variance, the winning key);
+- :mod:`.weights`: 05's predictions (exps, a weight and an output by hand, doubled scores);
 - :mod:`.learned`: exercises of notebook 06 (the softmax's and the loss's gradients, a pick);
 - :mod:`.next_steps`: notebook 07's exercises (a causal mask, masked weights, heads).
 
@@ -50,13 +51,18 @@ from .predictions import (
     check_prediction_cost_ratio,
     check_prediction_cross_shape,
     check_prediction_embedding_row,
+    check_prediction_moved_token,
     check_prediction_qkv_shapes,
     check_prediction_X_shape,
 )
 from .runner import CheckResult
-from .worked import (
+from .weights import (
     check_prediction_alpha,
     check_prediction_doubled_scores,
+    check_prediction_exps,
+    check_prediction_output,
+)
+from .worked import (
     check_prediction_score,
     check_prediction_score_variance,
     check_prediction_winner,
@@ -79,6 +85,9 @@ __all__ = [
     "check_prediction_cross_shape",
     "check_prediction_doubled_scores",
     "check_prediction_embedding_row",
+    "check_prediction_exps",
+    "check_prediction_moved_token",
+    "check_prediction_output",
     "check_prediction_qkv_shapes",
     "check_prediction_score",
     "check_prediction_score_variance",

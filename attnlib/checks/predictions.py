@@ -231,6 +231,71 @@ def check_prediction_cost_ratio(answer: float, factor: int = 2) -> str:
     raise wrong(answer, said, why, tr("count the scores: how many rows and how many columns?"))
 
 
+@check
+def check_prediction_moved_token(answer: int, perm=(5, 3, 0, 4, 1, 2), i: int = 1) -> str:
+    """Check where token `i`'s output lands when the tokens are reordered by `perm` (01).
+
+    ``X_new = X[perm]``: row r of X_new is old token ``perm[r]``. The right
+    answer is found by running self-attention on X_new and looking for the row
+    that equals the old z_i.
+
+    Parameters
+    ----------
+    answer : int
+        The predicted row of the new Z that holds token i's output.
+    perm : sequence of int, default (5, 3, 0, 4, 1, 2)
+        The new order, as in notebook 01.
+    i : int, default 1
+        The old position of the token ("cat" in the toy sentence).
+
+    Returns
+    -------
+    CheckResult
+        Passed, or the new row and why.
+
+    Examples
+    --------
+    >>> bool(check_prediction_moved_token(4))
+    True
+    """
+    perm = np.asarray(perm)
+    n = len(perm)
+    if sorted(perm.tolist()) != list(range(n)) or not 0 <= i < n:
+        raise ValueError(f"perm must reorder 0 to {n - 1} and i be one of them, got {perm}, {i}")
+    ex = toy_example(n=n)
+    old = self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V).Z  # (n, d_v)
+    new = self_attention(ex.X[perm], ex.W_Q, ex.W_K, ex.W_V).Z  # (n, d_v): the reordered tokens
+    rows = [r for r in range(n) if np.allclose(new[r], old[i])]
+    r = as_index(answer, n)
+    word = ex.tokens[i]
+    if r in rows:
+        return tr(
+            "right: row {r}, because perm[{r}] = {i}: {word!r} keeps its output, z moves with it",
+            r=r,
+            i=i,
+            word=word,
+        )
+    said = tr(
+        "you predicted row {r}, but the output of {word!r} is now in row {right}",
+        r=r,
+        word=word,
+        right=rows[0],
+    )
+    if r == perm[i]:
+        why = tr(
+            "perm[{i}] = {p} says which old token goes to row {i}; you need the row r "
+            "with perm[r] = {i}",
+            i=i,
+            p=int(perm[i]),
+        )
+    elif r == i:
+        why = tr("the token moved: row r of X[perm] is old token perm[r]")
+    else:
+        why = tr("row r of X[perm] is old token perm[r]: find the r with perm[r] = {i}", i=i)
+    step = tr("row r of X[perm] is old token perm[r]: which r holds token {i}?", i=i)
+    raise wrong(answer, said, why, step)
+
+
 # --- 02 input embedding ---
 
 

@@ -150,8 +150,10 @@ def check(body: Callable[..., str]) -> Callable[..., CheckResult]:
         except Failure as failure:
             if failure.first is None:
                 return CheckResult(body.__name__, False, failure.message, failure.hint)
+            if reveal:  # asked for the answer: not a try, and the answer is shown
+                return CheckResult(body.__name__, False, failure.message, failure.hint)
             attempts.wrong += 1
-            if attempts.wrong == 1 and not reveal:
+            if attempts.wrong == 1:
                 said, step = failure.first
                 more = tr("Try again; a second wrong try, or reveal=True, shows the worked answer.")
                 return CheckResult(body.__name__, False, said, step, more)

@@ -1,8 +1,8 @@
-"""Checks of predictions worked out by hand or by reasoning: a score, a variance, a winner, a weight.
+"""Checks of 04's predictions, worked out by hand or by reasoning: a score, a variance, a winner.
 
-The notebooks 04 (attention scores) and 05 (weighted sum) ask for these before
-the cell that computes them; the answer is read as in :mod:`.predictions`, and a
-first wrong try is told only the step to redo.
+Notebook 04 (attention scores) asks for these before the cell that computes
+them; the answer is read as in :mod:`.predictions`, and a first wrong try is
+told only the step to redo. Notebook 05's are in :mod:`.weights`.
 
 ========================================  ========  =======================================
 check                                     notebook  the question (defaults)
@@ -10,41 +10,37 @@ check                                     notebook  the question (defaults)
 check_prediction_score                    04        score_01 by hand
 check_prediction_score_variance           04        var(q · k) at d_k = 64, unscaled
 check_prediction_winner                   04        which key wins row 1
-check_prediction_doubled_scores           05        every score doubled: the weights become?
-check_prediction_alpha                    05        α_12 by hand
 ========================================  ========  =======================================
 
 Examples
 --------
 >>> bool(check_prediction_winner(2))
 True
-"""  # noqa: E501
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import Attention, self_attention, softmax
+from ..core import Attention, self_attention
 from ..data import toy_example
 from ..i18n import tr
 from ..stats import score_variance
-from .predictions import as_index, as_number, written, wrong
+from .predictions import as_index, as_number, wrong
 from .runner import Failure, check
-
-#: Choices for check_prediction_doubled_scores.
-DOUBLED_CHOICES = ("sharper", "flatter", "unchanged", "doubled")
 
 SCORE_TOLERANCE = 0.01  # absolute: a score or a weight worked out by hand, to two decimals
 VARIANCE_TOLERANCE = 0.10  # relative: a variance estimated by a simulation also counts
 
 
-def _small_example() -> Attention:
+def small_example() -> Attention:
     """The default question of the by-hand checks: 3 tokens, d = d_k = 4 (seed 0)."""
     ex = toy_example(n=3, d=4, d_k=4, seed=0)
     return self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
 
 
-def _numbers(values) -> str:
+def numbers(values) -> str:
+    """Numbers as the checks write them: four significant digits, comma-separated."""
     return ", ".join(f"{v:.4g}" for v in values)
 
 
@@ -81,7 +77,7 @@ def check_prediction_score(
     ✗ check_prediction_score: you predicted 0.21, but score_01 = 0.1069
       Hint: that is q_0 · k_1 = 0.2139 before the scaling; divide it by √d_k = 2
     """
-    att = _small_example() if att is None else att
+    att = small_example() if att is None else att
     guess = as_number(answer)
     n_q, n_kv = att.scores.shape
     if not (0 <= i < n_q and 0 <= j < n_kv):
@@ -246,7 +242,7 @@ def check_prediction_winner(
     True
     """
     if att is None:
-        att = _small_example()
+        att = small_example()
         tokens = toy_example(n=3, d=4, d_k=4, seed=0).tokens if tokens is None else tokens
     n_q, n_kv = att.weights.shape
     if not 0 <= i < n_q:
@@ -275,7 +271,7 @@ def check_prediction_winner(
     why = tr(
         "row {i}'s scores are {row}; the largest score gets the largest weight",
         i=i,
-        row=_numbers(row),
+        row=numbers(row),
     )
     if j == i:
         why = tr(
@@ -287,184 +283,4 @@ def check_prediction_winner(
     elif i < n_kv and j == int(np.argmax(att.scores[:, i])):
         why = tr("you read column {i}, the queries' scores against key {i}; {why}", i=i, why=why)
     step = tr("compare the scores of row {i} with each other: the softmax keeps their order", i=i)
-    raise wrong(answer, said, why, step)
-
-
-# --- 05 weighted sum ---
-
-
-def _choice_name(choice: str) -> str:
-    # the choice as the learner types it stays English; its name is shown in their language
-    return {
-        "sharper": tr("sharper"),
-        "flatter": tr("flatter"),
-        "unchanged": tr("unchanged"),
-        "doubled": tr("doubled"),
-    }[choice]
-
-
-@check
-def check_prediction_doubled_scores(answer: str, att: Attention | None = None, i: int = 1) -> str:
-    """Check what doubling every score of a row does to its weights (05).
-
-    Parameters
-    ----------
-    answer : str
-        One of "sharper", "flatter", "unchanged", "doubled".
-    att : Attention, optional
-        The row to show the numbers on; by default the 3-token example.
-    i : int, default 1
-        The row.
-
-    Returns
-    -------
-    CheckResult
-        Passed, or the right choice and why, with the row's weights before and after.
-
-    Examples
-    --------
-    >>> bool(check_prediction_doubled_scores("unchanged"))
-    False
-    """
-    att = _small_example() if att is None else att
-    written(answer)
-    choice = str(answer).strip().lower()
-    if choice not in DOUBLED_CHOICES:
-        raise Failure(
-            tr("your prediction {answer!r} is not one of the choices", answer=answer),
-            tr("answer one of {choices}", choices=", ".join(repr(c) for c in DOUBLED_CHOICES)),
-        )
-    before = softmax(att.scores[i])  # (n_kv,)
-    after = softmax(2 * att.scores[i])  # (n_kv,)
-    top = int(np.argmax(before))
-    if after[top] > before[top]:
-        right = "sharper"
-    elif after[top] < before[top]:
-        right = "flatter"
-    else:
-        right = "unchanged"  # a uniform row
-    shown = tr(
-        "row {i}: weights {before} become {after}; "
-        "the winner's weight {top_before:.3g} -> {top_after:.3g}",
-        i=i,
-        before=_numbers(before),
-        after=_numbers(after),
-        top_before=before[top],
-        top_after=after[top],
-    )
-    if choice == right:
-        return tr(
-            "right: {right}. {shown}: α_j / α_k = exp(s_j - s_k) is squared "
-            "when every score is doubled",
-            right=_choice_name(right),
-            shown=shown,
-        )
-    said = tr(
-        "you predicted {choice!r}, but the weights get {right}: {shown}",
-        choice=choice,
-        right=_choice_name(right),
-        shown=shown,
-    )
-    why = {
-        "unchanged": tr(
-            "adding the same number to every score changes nothing; multiplying "
-            "by 2 doubles every gap s_j - s_k, and the weights follow exp of the gaps"
-        ),
-        "doubled": tr("each row of weights still sums to 1, so the weights cannot all double"),
-        "flatter": tr(
-            "dividing the scores (as √d_k does) flattens; doubling widens every gap "
-            "s_j - s_k, so the largest score takes more of the weight"
-        ),
-        "sharper": tr(
-            "this row is uniform: all its scores are equal, so doubling keeps them equal"
-        ),
-    }[choice]
-    step = tr(
-        "what does doubling do to the gaps between the scores, and the softmax sees only gaps"
-    )
-    raise wrong(answer, said, why, step)
-
-
-@check
-def check_prediction_alpha(
-    answer: float, att: Attention | None = None, i: int = 1, j: int = 2
-) -> str:
-    """Check a weight worked out by hand: ``α_ij = exp(score_ij) / Σ_j' exp(score_ij')`` (05).
-
-    Tolerance: within 0.01 of ``att.weights[i, j]``, so two decimals are enough.
-
-    Parameters
-    ----------
-    answer : number
-        The predicted weight.
-    att : Attention, optional
-        By default the 3-token example with d = d_k = 4 (see
-        :func:`check_prediction_score`).
-    i, j : int, default 1 and 2
-        The query (row) and the key (column).
-
-    Returns
-    -------
-    CheckResult
-        Passed, or the exponentials, their sum and why.
-
-    Examples
-    --------
-    >>> bool(check_prediction_alpha(0.70))
-    True
-    """
-    att = _small_example() if att is None else att
-    guess = as_number(answer)
-    n_q, n_kv = att.weights.shape
-    if not (0 <= i < n_q and 0 <= j < n_kv):
-        raise ValueError(
-            f"i must be from 0 to {n_q - 1} and j from 0 to {n_kv - 1}, got i = {i}, j = {j}"
-        )
-    row = att.scores[i]  # (n_kv,)
-    right = float(att.weights[i, j])
-    # the route the notebook teaches: subtract the row's maximum (it cancels in the
-    # fraction), so that the largest exponential is e^0 = 1
-    shifted = row - row.max()
-    e = np.exp(shifted)
-    working = tr(
-        "row {i}'s scores {row} minus their maximum {top:.4g} are {shifted}; their exps are "
-        "{exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}",
-        i=i,
-        row=_numbers(row),
-        top=row.max(),
-        shifted=_numbers(shifted),
-        exps=_numbers(e),
-        total=e.sum(),
-        e_j=e[j],
-        right=right,
-    )
-    if abs(guess - right) <= SCORE_TOLERANCE:
-        return tr(
-            "right: α_{i}{j} = {right:.4g}: {working}", i=i, j=j, right=right, working=working
-        )
-    said = tr(
-        "you predicted {guess:.4g}, but α_{i}{j} = {right:.4g}", guess=guess, i=i, j=j, right=right
-    )
-    column = softmax(att.scores, axis=0)[i, j]  # normalised down the column: the wrong axis
-    if abs(guess - column) <= SCORE_TOLERANCE:
-        why = tr(
-            "you normalised down column {j}; α sums to 1 along each row: {working}",
-            j=j,
-            working=working,
-        )
-    elif abs(guess - 1 / n_kv) <= SCORE_TOLERANCE:
-        why = tr(
-            "1/{n_kv} holds only when all the scores of the row are equal: {working}",
-            n_kv=n_kv,
-            working=working,
-        )
-    elif abs(guess - e[j]) <= SCORE_TOLERANCE or abs(guess - np.exp(row[j])) <= SCORE_TOLERANCE:
-        why = tr("exp(score) must be divided by the row's sum of exps: {working}", working=working)
-    else:
-        why = working
-    step = tr(
-        "subtract the row's largest score, take the exponential of each, "
-        "then divide the one of key {j} by their sum",
-        j=j,
-    )
     raise wrong(answer, said, why, step)

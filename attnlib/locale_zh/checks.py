@@ -671,4 +671,54 @@ MESSAGES = {
     "Try again; a second wrong try, or reveal=True, shows the worked answer.": (
         "再试一次；第二次答错，或加上 reveal=True，就会显示参考答案。"
     ),
+    # --- issue 21: a moved token (01), exps and an output by hand (05) ---
+    "right: row {r}, because perm[{r}] = {i}: {word!r} keeps its output, z moves with it": (
+        "对：第 {r} 行，因为 perm[{r}] = {i}：{word!r} 的输出不变，z 跟着它一起移动"
+    ),
+    "you predicted row {r}, but the output of {word!r} is now in row {right}": (
+        "你预测的是第 {r} 行，但 {word!r} 的输出现在在第 {right} 行"
+    ),
+    "perm[{i}] = {p} says which old token goes to row {i}; you need the row r with perm[r] = {i}": (
+        "perm[{i}] = {p} 说的是哪个旧词元被放到第 {i} 行；你要找的是满足 perm[r] = {i} 的那一行 r"
+    ),
+    "the token moved: row r of X[perm] is old token perm[r]": (
+        "这个词元已经换了位置：X[perm] 的第 r 行是旧的第 perm[r] 个词元"
+    ),
+    "row r of X[perm] is old token perm[r]: find the r with perm[r] = {i}": (
+        "X[perm] 的第 r 行是旧的第 perm[r] 个词元：找出满足 perm[r] = {i} 的 r"
+    ),
+    "row r of X[perm] is old token perm[r]: which r holds token {i}?": (
+        "X[perm] 的第 r 行是旧的第 perm[r] 个词元：哪个 r 装着词元 {i}？"
+    ),
+    "right: {exps}, sum {total:.4g}; the largest score gives e^0 = 1": (
+        "对：{exps}，总和 {total:.4g}；最大的分数给出 e^0 = 1"
+    ),
+    "you predicted {got}, but the exps are {want}": ("你预测的是 {got}，但这些指数是 {want}"),
+    "those are exp of the scores themselves; subtract the row's maximum first": (
+        "这是分数本身的指数；要先减去这一行的最大值"
+    ),
+    "those are the shifted scores; the exponential of each is still to take": (
+        "这是平移后的分数；还要对每个取指数"
+    ),
+    "the scores {row} minus their maximum {top:.4g} are {shifted}; exp of each is {exps}": (
+        "分数 {row} 减去其中最大的 {top:.4g}，得到 {shifted}；各自的指数是 {exps}"
+    ),
+    "subtract the row's largest score from each score, then take exp of each": (
+        "每个分数先减去这一行最大的分数，再对每个取指数"
+    ),
+    "right: z_{i} = {z}: {terms}": ("对：z_{i} = {z}：{terms}"),
+    "you predicted {got}, but z_{i} = {want}": ("你预测的是 {got}，但 z_{i} = {want}"),
+    "you mixed with column {i} of α; z_{i} uses row {i}: {terms}": (
+        "你用 α 的第 {i} 列做了混合；z_{i} 用的是第 {i} 行：{terms}"
+    ),
+    "that is the plain average of the values; weigh each v_j by α_{i}j: {terms}": (
+        "这是值向量的简单平均；每个 v_j 要按 α_{i}j 加权：{terms}"
+    ),
+    "for each coordinate c, add α_{i}j · v_j[c] over the keys j: the weights of row {i}": (
+        "对每个坐标 c，把所有键 j 的 α_{i}j · v_j[c] 加起来：用的是第 {i} 行的注意力权重"
+    ),
+    "your prediction {answer!r} is not {n} numbers": ("你的预测 {answer!r} 不是 {n} 个数"),
+    "write a list of {n} numbers, such as [0.1, 0.2, 0.3]": (
+        "写一个含 {n} 个数的列表，例如 [0.1, 0.2, 0.3]"
+    ),
 }

@@ -42,6 +42,7 @@ def test_first_wrong_try_names_the_step_without_the_answer():
 def test_reveal_shows_the_answer_at_once():
     att, _ = hand()
     fails_with(checks.check_prediction_alpha(0.5, att=att, reveal=True), f"{att.weights[1, 2]:.4g}")
+    assert checks.check_prediction_alpha.attempts.wrong == 0  # asking is not a wrong try
 
 
 def test_each_check_counts_its_own_wrong_tries_and_reset_starts_afresh():
@@ -117,3 +118,51 @@ def test_pass_and_failure_are_coloured_and_readable_without_colour():
     # the words carry the verdict too, and the text is escaped
     assert "not right yet" in bad._repr_html_()
     assert "&#x27;" in checks.check_prediction_alpha(0.5, att=att)._repr_html_()
+
+
+# --- the new predictions of 01 and 05 ---
+
+
+def test_moved_token_names_the_inverse_slip():
+    checks.check_prediction_moved_token.reset()
+    passes(checks.check_prediction_moved_token(4))  # perm = (5, 3, 0, 4, 1, 2): cat goes to row 4
+    fails_with(
+        checks.check_prediction_moved_token(3, reveal=True), "now in row 4", "perm[1] = 3 says"
+    )
+    fails_with(checks.check_prediction_moved_token(1, reveal=True), "the token moved")
+    fails_with(checks.check_prediction_moved_token(0), "is not right yet", "which r holds token 1")
+    checks.check_prediction_moved_token.reset()
+
+
+def test_moved_token_takes_another_permutation():
+    passes(checks.check_prediction_moved_token(0, perm=(2, 0, 1), i=2))
+    with pytest.raises(ValueError, match="perm must reorder"):
+        checks.check_prediction_moved_token(0, perm=(0, 0, 1))
+
+
+def test_exps_by_the_shifted_route():
+    att, _ = hand()  # chase: scores -0.5, 0, 1.5
+    checks.check_prediction_exps.reset()
+    passes(checks.check_prediction_exps([0.14, 0.22, 1.0], att=att))
+    unshifted = np.exp(att.scores[1])
+    fails_with(
+        checks.check_prediction_exps(unshifted, att=att, reveal=True), "subtract the row's maximum"
+    )
+    fails_with(checks.check_prediction_exps([-2, -1.5, 0], att=att, reveal=True), "shifted scores")
+    fails_with(checks.check_prediction_exps([0.1, 0.2], att=att), "is not 3 numbers")
+    fails_with(checks.check_prediction_exps("0.1 0.2 1", att=att), "is not 3 numbers")
+
+
+def test_output_by_hand_and_its_slips():
+    att, _ = hand()  # z_1 = (0.8357, 0.9004)
+    checks.check_prediction_output.reset()
+    passes(checks.check_prediction_output([0.84, 0.90], att=att))
+    fails_with(
+        checks.check_prediction_output(att.V.mean(axis=0), att=att, reveal=True), "plain average"
+    )
+    column = att.weights[:, 1] @ att.V
+    fails_with(checks.check_prediction_output(column, att=att, reveal=True), "column 1 of α")
+    first = checks.check_prediction_output([0.5, 0.5], att=att)
+    fails_with(first, "is not right yet", "for each coordinate c")
+    assert "0.8357" not in str(first)
+    checks.check_prediction_output.reset()

@@ -7,7 +7,7 @@ import pytest
 
 import attnlib
 from attnlib import checks, solutions
-from attnlib.checks import predictions, worked
+from attnlib.checks import predictions, weights, worked
 from attnlib.data import VOCABULARY
 
 from .helpers import fails_with, passes
@@ -31,13 +31,16 @@ PREDICTED = [
     (checks.check_prediction_winner, solutions.predict_winner(small())),
     (checks.check_prediction_doubled_scores, solutions.predict_doubled_scores()),
     (checks.check_prediction_alpha, solutions.predict_alpha(small())),
+    (checks.check_prediction_moved_token, solutions.predict_moved_token()),
+    (checks.check_prediction_exps, solutions.predict_exps(small())),
+    (checks.check_prediction_output, solutions.predict_output(small())),
 ]
 
 
 def test_every_check_of_the_module_is_listed():
     assert {check.__name__ for check, _ in PREDICTED} == {
         name
-        for module in (predictions, worked)
+        for module in (predictions, worked, weights)
         for name in dir(module)
         if name.startswith("check_")
     }
