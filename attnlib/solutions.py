@@ -70,6 +70,17 @@ def my_qkv(X, W_Q, W_K, W_V):
     return Q, K, V
 
 
+def my_fused_qkv(X, W_QKV, d_k):
+    """One product, then split the columns into Q, K, V (checks.check_fused_qkv)."""
+    QKV = X @ W_QKV  # (n, d) @ (d, 3 d_k) -> (n, 3 d_k)
+    return QKV[:, :d_k], QKV[:, d_k : 2 * d_k], QKV[:, 2 * d_k :]  # (n, d_k) each
+
+
+def my_softmax_temperature(scores, T):
+    """softmax(scores / T) along each row (checks.check_softmax_temperature)."""
+    return my_softmax(np.asarray(scores, dtype=float) / T)  # T > 1 flattens, T < 1 sharpens
+
+
 def my_column_form(X_cols, W_Q):
     """Queries with tokens as columns: q_i = W_Qᵀ x_i (checks.check_column_form)."""
     return W_Q.T @ X_cols  # (d_k, d) @ (d, n) -> (d_k, n)

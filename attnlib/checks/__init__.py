@@ -27,10 +27,12 @@ Examples
 
 from .formulas import (
     check_column_form,
+    check_fused_qkv,
     check_qkv,
     check_row_entropy,
     check_scores,
     check_softmax,
+    check_softmax_temperature,
     check_weighted_sum,
 )
 from .inputs import (
@@ -74,6 +76,7 @@ __all__ = [
     "check_column_form",
     "check_cross_scores",
     "check_embedding_lookup",
+    "check_fused_qkv",
     "check_loss_gradient",
     "check_merge_heads",
     "check_one_hot",
@@ -99,6 +102,7 @@ __all__ = [
     "check_shapes",
     "check_softmax",
     "check_softmax_backward",
+    "check_softmax_temperature",
     "check_split_heads",
     "check_weighted_sum",
 ]

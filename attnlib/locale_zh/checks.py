@@ -721,4 +721,32 @@ MESSAGES = {
     "write a list of {n} numbers, such as [0.1, 0.2, 0.3]": (
         "写一个含 {n} 个数的列表，例如 [0.1, 0.2, 0.3]"
     ),
+    # --- issue 21: transfer exercises, a fused W_QKV (03) and a temperature (05) ---
+    "one product X @ W_QKV gives (n, 3 d_k); its first d_k columns are Q, then K, then V": (
+        "一次乘法 X @ W_QKV 得到 (n, 3 d_k)；前 d_k 列是 Q，接着是 K，再接着是 V"
+    ),
+    "your {label} equals the true {other}": ("你的 {label} 等于真正的 {other}"),
+    "the columns come in the order Q, K, V: columns 0 to d_k - 1 are Q": (
+        "各列按 Q、K、V 的顺序排列：第 0 到第 d_k - 1 列是 Q"
+    ),
+    "Q, K and V from one product, split along the columns: the same as three products": (
+        "一次乘法再按列切开得到 Q、K、V：与三次乘法的结果相同"
+    ),
+    "divide every score by T, then take the row-wise softmax as before": (
+        "先把每个注意力分数除以 T，再像之前一样按行做 softmax"
+    ),
+    "small scores with T = {T:g}": ("T = {T:g} 时的一组小分数"),
+    "for {what} you multiplied by T": ("对于 {what}，你乘上了 T"),
+    "a higher temperature must flatten the rows: divide the scores by T": (
+        "温度越高，各行应该越平：要把分数除以 T"
+    ),
+    "for {what} your rows do not sum to 1": ("对于 {what}，你的各行加起来不等于 1"),
+    "divide the scores, not the weights: softmax(scores / T)": (
+        "要除的是分数，不是注意力权重：softmax(scores / T)"
+    ),
+    "scores of size 1000 with T = 0.5": ("T = 0.5 时大小为 1000 的分数"),
+    "subtract each row's maximum after dividing by T": ("除以 T 之后，再减去每一行的最大值"),
+    "softmax(scores / T) for T = 1, 2 and 0.5, and on scores of size 1000": (
+        "T = 1、2、0.5 时的 softmax(scores / T) 都对，大小为 1000 的分数也对"
+    ),
 }
