@@ -3,6 +3,7 @@
     python tools/study_time.py                # both editions, every lesson notebook
     python tools/study_time.py --markdown     # the English table that notebook 00 shows
     python tools/study_time.py --markdown zh  # the same table in Chinese, for zh/00
+    python tools/study_time.py --write        # put both tables into 00 (English and Chinese)
 
 The rule (stated in notebook 00 too), in minutes:
 
@@ -134,7 +135,47 @@ def markdown(edition: str = "en") -> str:
     return "\n".join(lines)
 
 
+TABLE_HEAD = {"en": "| notebook | core path, min |", "zh": "| 笔记本 | 核心路径（分钟） |"}
+
+
+def table_cell(cells: list[dict], edition: str) -> dict:
+    """The markdown cell of notebook 00 that holds the table (it holds nothing else)."""
+    found = [
+        c
+        for c in cells
+        if c["cell_type"] == "markdown" and "".join(c["source"]).startswith(TABLE_HEAD[edition])
+    ]
+    if len(found) != 1:
+        raise ValueError(f"expected one table cell in 00 ({edition}), found {len(found)}")
+    return found[0]
+
+
+def write() -> None:
+    """Put the current tables into notebook 00, both editions (the Chinese cell's hash too)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import translation
+
+    texts = {}
+    for edition, path in (("en", lesson_paths("en")[0]), ("zh", lesson_paths("zh")[0])):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        cell = table_cell(nb["cells"], edition)
+        text = markdown(edition)
+        if edition == "en":
+            lines = text.split("\n")
+            cell["source"] = [line + "\n" for line in lines[:-1]] + [lines[-1]]
+            path.write_text(json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+            english_id = cell["id"]
+        else:
+            texts[cell["metadata"]["translation"]["of"]] = text
+    assert list(texts) == [english_id]
+    translation.apply(lesson_paths("en")[0].stem, texts)
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--write"]:
+        write()
+        print("\n".join([markdown("en"), "", markdown("zh")]))
+        return 0
     if argv[:1] == ["--markdown"]:
         print(markdown(argv[1] if len(argv) > 1 else "en"))
         return 0
