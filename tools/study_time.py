@@ -130,7 +130,7 @@ def markdown(edition: str = "en") -> str:
     )
     lines = [head, "|---|---:|---:|"]
     for name, core, deeper in table(edition):
-        label = name if name != "total" else ("**total**" if edition == "en" else "**合计**")
+        label = f"`{name}`" if name != "total" else ("**total**" if edition == "en" else "**合计**")
         lines.append(f"| {label} | {core} | {deeper} |")
     return "\n".join(lines)
 
