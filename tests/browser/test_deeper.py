@@ -38,8 +38,9 @@ def deeper_sections(cells: list[dict], prefix: str) -> list[tuple[int, int]]:
                 (
                     k
                     for k in range(i + 1, len(cells))
-                    if 0 < cells[k]["level"] <= cell["level"]
-                    and not cells[k]["text"].startswith(prefix)
+                    if 0
+                    < cells[k]["level"]
+                    <= cell["level"]  # a deeper one too: it shows, collapsed
                 ),
                 len(cells),
             )
