@@ -652,9 +652,7 @@ MESSAGES = {
     "q · k is a sum of d_k independent products: how do the variances of such terms combine?": (
         "q · k 是 d_k 个相互独立的乘积之和：相互独立的项相加时，方差会变成多少？"
     ),
-    "{token!r} appears more than once among the keys": (
-        "{token!r} 在这些键对应的词元中不止一个"
-    ),
+    "{token!r} appears more than once among the keys": ("{token!r} 在这些键对应的词元中不止一个"),
     "write the key's index instead, counting from 0": ("请写这个键的下标，从 0 开始数"),
     "compare the scores of row {i} with each other: the softmax keeps their order": (
         "把第 {i} 行的几个注意力分数相互比一比：softmax 不会让它们的大小顺序变化"
