@@ -234,11 +234,12 @@ def test_the_readme_commands_without_make_serve_the_notebooks_in_jupyterlab():
         clone, home, log = Path(tmp) / "attnlib", Path(tmp) / "jupyter", Path(tmp) / "log"
         _copy_of_the_repository(clone)
         home.mkdir()
-        (clone / "learner.sh").write_text(learner_script(block, port, token))
+        script = Path(tmp) / "learner.sh"  # beside the clone, not in it
+        script.write_text(learner_script(block, port, token))
         started = time.monotonic()
         with log.open("w") as out:
             server = subprocess.Popen(
-                ["bash", "learner.sh"],
+                ["bash", str(script)],
                 cwd=clone,
                 env=_learner_environment(home),
                 stdin=subprocess.DEVNULL,
