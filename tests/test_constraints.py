@@ -8,6 +8,8 @@ pin, and when `make test` stops installing from the lock.
 """
 
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -198,6 +200,20 @@ def test_make_lab_installs_the_ranges_not_the_lock():
     install = [line for line in commands.splitlines() if "pip install" in line and "-e" in line]
     assert install, commands
     assert all("requirements/test.txt" not in line for line in install), install
+
+
+def test_the_readme_gives_the_command_that_make_lock_runs():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    found = re.search(r"`(uv pip compile [^`]+)`", readme)
+    assert found, "README.md should give the uv pip compile command that refreshes the lock"
+    recipe = _make_dry_run("lock").replace("\\\n", " ")
+    line = next((x for x in recipe.splitlines() if "uv pip compile" in x), None)
+    assert line, recipe
+    ran = shlex.split(line.split("uv pip compile", 1)[1])
+    told = shlex.split(found.group(1).split("uv pip compile", 1)[1])
+    only_make = {"--quiet", "--custom-compile-command", "make lock"}  # how uv reports
+    assert [w for w in told if w not in ran] == [], "in the README, not in make lock"
+    assert [w for w in ran if w not in told and w not in only_make] == [], "not in the README"
 
 
 def test_this_test_environment_is_the_lock():
