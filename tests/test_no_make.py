@@ -31,8 +31,6 @@ from pathlib import Path
 import psutil
 import pytest
 
-pytestmark = pytest.mark.install
-
 ROOT = Path(__file__).resolve().parent.parent
 LABEL = "Linux and macOS"
 START_TIMEOUT = 900  # s: the install and the server's start, on a loaded machine
@@ -221,6 +219,7 @@ def test_the_chinese_readme_gives_the_same_commands_for_the_chinese_edition(
     )
 
 
+@pytest.mark.install
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="the Linux and macOS commands")
 def test_the_readme_commands_without_make_serve_the_notebooks_in_jupyterlab():
     if not _pypi_reachable():
