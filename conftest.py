@@ -13,18 +13,34 @@ pytest-xdist's own --dist loadgroup would do the same with markers, but it renam
 the tests to carry their group, which pytest 9 ignores; so this is a scheduler.
 
 The workers take units in the order of collection, so the longest come first: the
-browser tests, the papermill and nbconvert runs, the notebooks under nbval, then the
-rest, whose many short files even out the workers' finishing times.
+browser tests and the learner's install without make, the papermill and nbconvert
+runs, the notebooks under nbval, then the rest, whose many short files even out the
+workers' finishing times.
 """
 
 from __future__ import annotations
 
-from tests.scheduling import running_order, work_unit
+import os
+from pathlib import Path
+
+from tests.scheduling import notebook_cell, running_order, work_unit
+
+ROOT = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(config, items):
-    """The longest tests first (a stable sort: a file's tests keep their order)."""
+    """The longest tests first (a stable sort: a file's tests keep their order).
+
+    pytest-randomly shuffles the tests before this hook runs (a random order each
+    run, its seed printed at the top): a test that only passes after another one
+    shows up. A notebook's cells are the exception: nbval runs them in one kernel,
+    one after the other, so they are put back in order.
+    """
     items.sort(key=lambda item: running_order(item.nodeid))
+    cells = [i for i, item in enumerate(items) if notebook_cell(item.nodeid)]
+    in_order = sorted((items[i] for i in cells), key=lambda item: notebook_cell(item.nodeid))
+    for i, item in zip(cells, in_order, strict=True):
+        items[i] = item
 
 
 def pytest_xdist_make_scheduler(config, log):
@@ -38,3 +54,58 @@ def pytest_xdist_make_scheduler(config, log):
             return work_unit(nodeid)
 
     return LoadFileNotebooksApart(config, log)
+
+
+# --------------------------------------------------------------------------- another CPU
+# A stored output must be what any machine prints, not only this one. numpy picks its
+# SIMD kernels (AVX2, AVX-512, NEON ...) for the CPU at hand, and results that hang on
+# the last bit differ between them. So the Chinese edition, whose code is the English
+# code, runs under nbval with numpy held to its baseline kernels and one thread:
+# the stored outputs of both editions must come out the same both ways.
+ANOTHER_CPU_NOTEBOOKS = ROOT / "notebooks" / "zh"
+
+
+def another_cpu_env() -> dict[str, str]:
+    """Environment variables that make this machine's numpy compute like a plainer CPU:
+    every SIMD extension beyond the build's baseline switched off, one thread.
+    (OPENBLAS_* is left alone: some machines set it on purpose.)"""
+    try:
+        from numpy._core import _multiarray_umath as umath  # numpy 2
+    except ImportError:  # numpy 1
+        from numpy.core import _multiarray_umath as umath
+    found = [f for f in umath.__cpu_dispatch__ if umath.__cpu_features__.get(f)]
+    env = {"OMP_NUM_THREADS": "1"}
+    if found:
+        env["NPY_DISABLE_CPU_FEATURES"] = " ".join(found)
+    return env
+
+
+def kernel_env(cwd) -> dict[str, str]:
+    """What a notebook's kernel adds to the environment, by the notebook's folder."""
+    if cwd is not None and Path(cwd).resolve() == ANOTHER_CPU_NOTEBOOKS:
+        return another_cpu_env()
+    return {}
+
+
+def pytest_configure(config):
+    try:
+        from nbval import kernel
+    except ImportError:
+        return
+    start_new_kernel = kernel.start_new_kernel
+    if getattr(start_new_kernel, "another_cpu", False):
+        return
+
+    def start_with_env(startup_timeout=60, kernel_name="python", **kwargs):
+        extra = kernel_env(kwargs.get("cwd"))
+        if extra:
+            kwargs["env"] = {**os.environ, **extra}
+        return start_new_kernel(startup_timeout, kernel_name, **kwargs)
+
+    start_with_env.another_cpu = True
+    kernel.start_new_kernel = start_with_env
+
+
+def pytest_report_header(config):
+    env = " ".join(f"{k}={v!r}" for k, v in another_cpu_env().items())
+    return f"nbval runs notebooks/zh with {env}"

@@ -2,8 +2,9 @@
 
 The rules, as plain functions of a test's node id (the top-level conftest.py
 says why): :func:`work_unit` keeps a file's tests together except those that
-run one whole notebook each, and :func:`running_order` puts the longest kinds
-of test first. conftest.py hands them to pytest and pytest-xdist;
+run one whole notebook each, :func:`running_order` puts the longest kinds of
+test first, and :func:`notebook_cell` finds a notebook's cells, which must
+keep their order. conftest.py hands them to pytest and pytest-xdist;
 tests/test_scheduling.py checks them.
 """
 
@@ -27,10 +28,19 @@ def work_unit(nodeid: str) -> str:
 def running_order(nodeid: str) -> int:
     """0 for the longest kinds of test, 3 for the short ones (collection order within)."""
     path = nodeid.split("::", 1)[0]
-    if path.startswith("tests/browser/"):
+    # test_no_make: a fresh venv installed as the README says, then JupyterLab (1-2 min)
+    if path.startswith("tests/browser/") or path == "tests/test_no_make.py":
         return 0
     if path == "tests/test_notebook_clients.py":
         return 1
     if path.startswith("notebooks/"):
         return 2
     return 3
+
+
+def notebook_cell(nodeid: str) -> tuple[str, int] | None:
+    """(notebook, cell number) of an nbval test, whose cells must run in order."""
+    path, _, name = nodeid.partition("::")
+    if path.endswith(".ipynb") and name.startswith("Cell "):
+        return path, int(name.split()[1])
+    return None

@@ -38,3 +38,10 @@ def test_the_longest_kinds_of_test_run_first():
         "attnlib/maths/core.py::attnlib.maths.core.attention",
     ]
     assert sorted(ids, key=scheduling.running_order) == [ids[3], ids[2], ids[1], ids[0], ids[4]]
+
+
+def test_the_learners_install_without_make_starts_with_the_browser_tests():
+    # a fresh venv and JupyterLab, 1-2 minutes: among the first units a worker takes
+    no_make = scheduling.running_order("tests/test_no_make.py::test_x")
+    assert no_make == scheduling.running_order("tests/browser/test_lab.py::test_x")
+    assert no_make < scheduling.running_order("tests/test_notebook_clients.py::test_x")

@@ -37,6 +37,7 @@ EN = ROOT / EDITIONS["en"].notebooks
 TRANSLATED = [language for language in EDITIONS.values() if language.setup_line is not None]
 LANGUAGE = TRANSLATED[0]  # the edition this run edits (--language CODE)
 TARGET = ROOT / LANGUAGE.notebooks  # its folder
+COLLAPSED = "jp-MarkdownHeadingCollapsed"  # JupyterLab: the heading opens collapsed
 
 
 def sha(text: str) -> str:
@@ -87,14 +88,20 @@ def sync(name: str) -> Path:
     for cell in english.cells:
         if cell.cell_type == "code":
             new = nbformat.v4.new_code_cell(next(codes))
-            new.metadata = {k: v for k, v in cell.metadata.items() if k == "tags"}
+            # tags, and how JupyterLab shows the cell (e.g. outputs stored collapsed)
+            new.metadata = {k: v for k, v in cell.metadata.items() if k in ("tags", "jupyter")}
             new.metadata["translation"] = {"of": cell.id}
             cells.append(new)
-        elif cell.id in kept:
-            cells.append(kept[cell.id])
         else:
-            new = nbformat.v4.new_markdown_cell(cell.source)
-            new.metadata["translation"] = {"of": cell.id, "en_sha": ""}
+            if cell.id in kept:
+                new = kept[cell.id]
+            else:
+                new = nbformat.v4.new_markdown_cell(cell.source)
+                new.metadata["translation"] = {"of": cell.id, "en_sha": ""}
+            # a heading that opens collapsed in English opens collapsed in Chinese
+            new.metadata.pop(COLLAPSED, None)
+            if cell.metadata.get(COLLAPSED):
+                new.metadata[COLLAPSED] = True
             cells.append(new)
     nb = nbformat.v4.new_notebook(cells=cells, metadata=english.metadata)
     if old is not None:  # keep the outputs of unchanged code cells until the next execution

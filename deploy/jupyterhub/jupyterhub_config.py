@@ -1,18 +1,31 @@
 """JupyterHub for a class on one machine: one server per student, the course in each home.
 
-    jupyterhub -f deploy/jupyterhub/jupyterhub_config.py
+    jupyterhub -f /opt/attnlib/deploy/jupyterhub/jupyterhub_config.py
 
-Students log in with their machine account (PAM). At every login they land on an
-nbgitpuller link (see README.md in this folder) that clones the course into
-~/attnlib-course the first time and updates it afterwards, keeping the student's
-own edits. Each server is a systemd unit with the memory and CPU limits measured by
-the simulated class (`make class`, figures in the README's "For a class").
+(or the systemd unit attnlib-hub.service beside this file, which sets all of the
+below). Students log in with their machine account (PAM); create them with
+create-students.sh. At every login they land on an nbgitpuller link (README.md in
+this folder) that clones the course into ~/attnlib-course the first time and
+updates it afterwards, keeping the student's own edits. Each server is a systemd
+unit with the memory and CPU limits measured by the simulated class (`make class`,
+figures in the main README's "For a class").
+
+The hub listens on 127.0.0.1:8000 only, over plain HTTP: a TLS reverse proxy on
+the same machine (Caddyfile beside this file) is the only way in from the network.
+To listen elsewhere, give ATTNLIB_HUB_URL; an address other than the loopback is
+refused over plain HTTP unless ATTNLIB_SSL_CERT and ATTNLIB_SSL_KEY give the hub
+its own certificate.
 
 Set before starting (environment variables, so that this file needs no edit):
+  ATTNLIB_CLASS_LIST    file with one username per line: the students allowed in (required)
+  ATTNLIB_TEACHERS      comma-separated admin usernames (default: none)
   ATTNLIB_COURSE_REPO   git URL of this repository, as students' servers can reach it
   ATTNLIB_COURSE_BRANCH branch to pull (default main)
-  ATTNLIB_CLASS_LIST    file with one username per line: the students allowed in
-  ATTNLIB_TEACHERS      comma-separated admin usernames (default: none)
+  ATTNLIB_HUB_STATE     folder for the cookie secret, the database and the pid files
+                        (default /var/lib/attnlib-hub; must exist and lie outside
+                        this repository)
+  ATTNLIB_USER_ENV      the course's environment for students' servers (default:
+                        the one running the hub)
 
 The simulated class (tests/classhub) loads this file and then replaces the login
 and the spawner with test-only ones; everything else here is what it measured.
@@ -21,9 +34,12 @@ and the spawner with test-only ones; everything else here is what it measured.
 import os
 import sys
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 c = get_config()  # noqa: F821 (JupyterHub's config loader provides it)
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
 
 # ----------------------------------------------------------------- measured limits
 # From the simulated class (make class, README "For a class"): a student's server
@@ -38,7 +54,7 @@ IDLE_TIMEOUT_S = 3600  # stop a server after an hour without activity
 # ----------------------------------------------------------------- the course link
 COURSE_REPO = os.environ.get("ATTNLIB_COURSE_REPO", "https://git.example.edu/teaching/attnlib")
 COURSE_BRANCH = os.environ.get("ATTNLIB_COURSE_BRANCH", "main")
-COURSE_DIR = "attnlib-course"  # where the course lands in each home
+COURSE_DIR = "attnlib-course"  # where the course lands, relative to the server root (home)
 FIRST_NOTEBOOK = f"{COURSE_DIR}/notebooks/00_start_here.ipynb"
 
 
@@ -55,16 +71,60 @@ def course_link(notebook: str = FIRST_NOTEBOOK) -> str:
     return f"/git-pull?{query}"
 
 
-# ----------------------------------------------------------------- the hub
-c.JupyterHub.bind_url = os.environ.get("ATTNLIB_HUB_URL", "http://:8000")
-# Put TLS in front (a reverse proxy, or c.JupyterHub.ssl_cert / ssl_key) before students log in.
+# ----------------------------------------------------------------- the hub's state
+# The cookie secret signs every login: it must never be committed. It, the user
+# database and the pid files live in a folder of their own, outside the course's
+# repository (.gitignore lists them anyway, in case JupyterHub is run without this file).
+STATE = Path(os.environ.get("ATTNLIB_HUB_STATE", "/var/lib/attnlib-hub")).resolve()
+if STATE == REPO or REPO in STATE.parents:
+    raise ValueError(
+        f"ATTNLIB_HUB_STATE={STATE} is inside the repository {REPO}: the cookie secret "
+        "and the user database would be one `git add` away from being published. "
+        "Use a folder outside it, e.g. /var/lib/attnlib-hub"
+    )
+if not STATE.is_dir():
+    raise FileNotFoundError(
+        f"the hub's state folder {STATE} does not exist: create it with "
+        f"`sudo install -d -m 700 {STATE}` (the systemd unit's StateDirectory= does this), "
+        "or point ATTNLIB_HUB_STATE at another folder outside the repository"
+    )
+c.JupyterHub.cookie_secret_file = str(STATE / "jupyterhub_cookie_secret")
+c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
+c.JupyterHub.pid_file = str(STATE / "jupyterhub.pid")
+c.ConfigurableHTTPProxy.pid_file = str(STATE / "jupyterhub-proxy.pid")
+# The proxy from `npm ci --prefix deploy/jupyterhub`, so that Node.js's tools need not
+# be on the hub's PATH (and from there on students').
+PROXY = HERE / "node_modules" / ".bin" / "configurable-http-proxy"
+if PROXY.exists():
+    c.ConfigurableHTTPProxy.command = [str(PROXY)]
 
+# ----------------------------------------------------------------- where it listens
+c.JupyterHub.bind_url = os.environ.get("ATTNLIB_HUB_URL", "http://127.0.0.1:8000")
+_bind = urlsplit(c.JupyterHub.bind_url)
+ssl_cert, ssl_key = os.environ.get("ATTNLIB_SSL_CERT"), os.environ.get("ATTNLIB_SSL_KEY")
+if ssl_cert and ssl_key:
+    # The hub's own TLS, without a reverse proxy in front (then bind to :443 or :8443).
+    c.JupyterHub.ssl_cert = ssl_cert
+    c.JupyterHub.ssl_key = ssl_key
+elif _bind.hostname not in {"127.0.0.1", "localhost", "::1"}:
+    raise ValueError(
+        f"ATTNLIB_HUB_URL={c.JupyterHub.bind_url} listens beyond this machine over plain "
+        "HTTP, where passwords would cross the network in clear: keep the default "
+        "http://127.0.0.1:8000 behind a TLS reverse proxy (Caddyfile in "
+        f"{HERE}), or set ATTNLIB_SSL_CERT and ATTNLIB_SSL_KEY"
+    )
+
+# ----------------------------------------------------------------- who gets in
 c.JupyterHub.authenticator_class = "pam"
 class_list = os.environ.get("ATTNLIB_CLASS_LIST")
-if class_list:
-    c.Authenticator.allowed_users = {
-        line.strip() for line in Path(class_list).read_text().splitlines() if line.strip()
-    }
+if not class_list:
+    raise ValueError(
+        "ATTNLIB_CLASS_LIST is not set: give a file with the students' usernames, one per "
+        "line; without it every account on this machine could log in"
+    )
+c.Authenticator.allowed_users = {
+    line.strip() for line in Path(class_list).read_text().splitlines() if line.strip()
+}
 c.Authenticator.admin_users = {
     name.strip() for name in os.environ.get("ATTNLIB_TEACHERS", "").split(",") if name.strip()
 }
@@ -82,18 +142,31 @@ c.SystemdSpawner.disable_user_sudo = True
 # The course's environment (this repository installed with `make lab`, or conda).
 user_env = Path(os.environ.get("ATTNLIB_USER_ENV", sys.prefix))
 c.Spawner.cmd = [str(user_env / "bin" / "jupyterhub-singleuser")]
-# server-config/: no Voila or language-server extension in students' servers (the
-# teacher's `make present` is not theirs; no language server is installed), and a
-# kernel idle for 20 minutes is stopped (a student who opens every notebook would
-# otherwise keep one kernel each), and JupyterLab neither fetches news nor checks
-# for updates (no pop-up in class, no calls out from every student's server).
-c.Spawner.environment = {"JUPYTER_CONFIG_PATH": str(Path(__file__).parent / "server-config")}
+# The server's root is the student's home: the course lands in ~/attnlib-course,
+# and everything a student saves stays in their home.
+c.Spawner.notebook_dir = "~"
+c.Spawner.environment = {
+    # A student's shell, terminal and kernel find the course's Python, pip and
+    # jupyter first, and no Node.js: JupyterLab runs `node` at every start when it
+    # is on the PATH (0.4 s of CPU) and students' servers build nothing with it.
+    "PATH": os.pathsep.join([str(user_env / "bin"), "/usr/local/bin", "/usr/bin", "/bin"]),
+    # server-config/: no Voila or language-server extension in students' servers
+    # (the teacher's `make present` is not theirs; no language server is
+    # installed), and a kernel idle for 20 minutes is stopped (a student who opens
+    # every notebook would otherwise keep one kernel each), and JupyterLab neither
+    # fetches news nor checks for updates (no pop-up in class, no calls out from
+    # every student's server).
+    "JUPYTER_CONFIG_PATH": str(HERE / "server-config"),
+}
 c.Spawner.default_url = course_link()
 # 20 servers starting at the same moment share the CPU: give each two minutes
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 90  # from process start to answering, same reason
-# 20 students at once were measured; more may log in together, spawn them in batches
-c.JupyterHub.concurrent_spawn_limit = 20
+# Servers starting at the same moment: the class list's size, so that a class
+# logging in together all get through. Past this limit JupyterHub answers HTTP 429
+# ("Too many users trying to log in right now") and the student has to retry; on
+# 2 cores, 20 starting together took 20-30 s (README, "Capacity").
+c.JupyterHub.concurrent_spawn_limit = max(1, len(c.Authenticator.allowed_users))
 
 # ----------------------------------------------------------------- the idle culler
 c.JupyterHub.load_roles = [

@@ -175,10 +175,18 @@ class Hub:
             )
         )
         config.chmod(0o600)
+        # what the deploy config requires before it lets a hub start: the class
+        # list, and a state folder outside the repository
+        class_list = self.tmp / "class.txt"
+        class_list.write_text("".join(f"{name}\n" for name in self.passwords))
+        state = self.tmp / "state"
+        state.mkdir(mode=0o700, exist_ok=True)
         env = dict(os.environ)
         env.update(
             ATTNLIB_COURSE_REPO=self.course_repo,
             ATTNLIB_USER_ENV=sys.prefix,
+            ATTNLIB_CLASS_LIST=str(class_list),
+            ATTNLIB_HUB_STATE=str(state),
             PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
         )
         self.log = self.tmp / "jupyterhub.log"
@@ -286,6 +294,8 @@ class Hub:
         if self.keep_log and self.log and self.log.exists():
             self.keep_log.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(self.log, self.keep_log)
+            run = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+            split_log(self.log, self.keep_log.parent / "runs" / run)
 
     def leftovers(self, grace_s: float = 15) -> list[str]:
         """Processes seen under the hub that still run after it stopped (then killed)."""
@@ -304,6 +314,43 @@ class Hub:
             with contextlib.suppress(psutil.Error):
                 p.kill()
         return [f"pid {p.pid}: {cmd}" for p, cmd in alive]
+
+
+# Where a line of the hub's log comes from: the proxy and each student's server write
+# to the hub's output too (they inherit it), each with its own logger's name.
+_LOG_SOURCES = {
+    "proxy": ("ConfigProxy",),
+    "servers": (
+        "ServerApp",
+        "SingleUser",
+        "LabApp",
+        "NotebookApp",
+        "KernelRestarter",
+        "nbgitpuller",
+    ),
+}
+
+
+def split_log(log: Path, run_dir: Path) -> dict[str, int]:
+    """Keep one run's log in `run_dir`: all of it (jupyterhub.log), and split by source
+    into hub.log, proxy.log and servers.log (a line that names no source, such as a
+    traceback's, goes with the line before it). Returns the number of lines in each."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    text = log.read_text(errors="replace")
+    (run_dir / "jupyterhub.log").write_text(text)
+    parts: dict[str, list[str]] = {"hub": [], "proxy": [], "servers": []}
+    source = "hub"
+    for line in text.splitlines(keepends=True):
+        head = line[:160]
+        named = [name for name, marks in _LOG_SOURCES.items() if any(m in head for m in marks)]
+        if named:
+            source = named[0]
+        elif head.startswith("[") or head[:4].isdigit():
+            source = "hub"  # a new record from the hub itself
+        parts[source].append(line)
+    for name, lines in parts.items():
+        (run_dir / f"{name}.log").write_text("".join(lines))
+    return {name: len(lines) for name, lines in parts.items()}
 
 
 def make_course(repo: Path, target: Path) -> str:
@@ -342,18 +389,76 @@ class KernelError(RuntimeError):
 
 
 class Kernel:
-    """A kernel's websocket through the hub's proxy: execute code, collect its output."""
+    """A kernel's websocket through the hub's proxy: execute code, collect its output.
+
+    When the connection drops, it reconnects as JupyterLab does: to the same kernel
+    with the same session id (the server keeps the kernel's messages for that session
+    while no one is connected and sends them on reconnection), after a growing pause,
+    up to RECONNECT_TRIES times. Each reconnection is counted in `reconnects`, with
+    when and why, so that a class run reports dropped connections instead of failing
+    on the first one.
+    """
+
+    RECONNECT_TRIES = 7  # JupyterLab's KernelConnection gives up after 7 tries
 
     def __init__(self, ws_url: str, token: str):
-        self.ws = websocket.create_connection(
-            ws_url, header=[f"Authorization: token {token}"], timeout=300
-        )
         self.session = uuid.uuid4().hex
+        self.url = f"{ws_url}?session_id={self.session}"
+        self.token = token
+        self.reconnects: list[dict] = []
+        self.ws = self._connect()
+
+    def _connect(self) -> websocket.WebSocket:
+        return websocket.create_connection(
+            self.url, header=[f"Authorization: token {self.token}"], timeout=300
+        )
+
+    def _reconnect(self, why: Exception) -> None:
+        dropped = time.time()
+        with contextlib.suppress(Exception):
+            self.ws.close()
+        for attempt in range(self.RECONNECT_TRIES):
+            time.sleep(min(2**attempt, 16) * 0.25)
+            try:
+                self.ws = self._connect()
+            except websocket.WebSocketBadStatusException:
+                raise  # refused (403) or gone (404): reconnecting will not help
+            except (OSError, websocket.WebSocketException):
+                continue
+            self.reconnects.append(
+                {
+                    "at": time.strftime("%H:%M:%S", time.gmtime(dropped)),
+                    "why": f"{type(why).__name__}: {why}",
+                    "tries": attempt + 1,
+                    "down_s": round(time.time() - dropped, 2),
+                }
+            )
+            return
+        raise KernelError(
+            f"connection lost ({type(why).__name__}: {why}) and not back after "
+            f"{self.RECONNECT_TRIES} tries"
+        )
+
+    def _send(self, text: str) -> None:
+        try:
+            self.ws.send(text)
+        except (OSError, websocket.WebSocketException) as exc:
+            self._reconnect(exc)
+            self.ws.send(text)
+
+    def _recv(self):
+        try:
+            return self.ws.recv()
+        except websocket.WebSocketTimeoutException:
+            raise
+        except (OSError, websocket.WebSocketException) as exc:
+            self._reconnect(exc)  # replies sent meanwhile arrive on the new connection
+            return None
 
     def execute(self, code: str, timeout_s: float = 300, store_history: bool = True) -> dict:
         """Run `code`; returns {'stdout', 'reply_s'}; raises KernelError on an error."""
         msg_id = uuid.uuid4().hex
-        self.ws.send(
+        self._send(
             json.dumps(
                 {
                     "header": {
@@ -385,9 +490,9 @@ class Kernel:
         while not (reply and idle):
             if time.monotonic() > deadline:
                 raise KernelError(f"no reply in {timeout_s} s to {code[:60]!r}")
-            frame = self.ws.recv()
-            if isinstance(frame, bytes):  # a comm message with buffers (the new picture)
-                continue
+            frame = self._recv()
+            if frame is None or isinstance(frame, bytes):  # reconnected; or a comm
+                continue  # message with buffers (the new picture)
             msg = json.loads(frame)
             if msg.get("parent_header", {}).get("msg_id") != msg_id:
                 continue

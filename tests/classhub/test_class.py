@@ -43,7 +43,8 @@ READY_S = 30
 
 def test_a_server_starts_without_building_the_iri_parsers():
     # jsonschema 4.25+ builds rfc3987-syntax's 35 parsers (with lark) when a server
-    # imports it: half of the server's start-up CPU. The "class" extra keeps it below.
+    # imports it: half of the server's start-up CPU. The test constraints keep it below,
+    # as the deployments do (binder/, deploy/*/requirements.txt).
     code = (
         "import sys, jupyterhub.singleuser, jupyter_server.serverapp; "
         "print(sorted({'rfc3987_syntax', 'lark'} & set(sys.modules)))"
@@ -288,6 +289,11 @@ def test_a_class_at_once(tmp_path):
             for name in ("d_k", "seed", "n")
         },
         errors=len(errors),
+        # kernel websockets that dropped and came back (sim.Kernel reconnects as
+        # JupyterLab does), by student: when, why, how many tries, seconds down
+        kernel_reconnects={
+            s.name: s.kernel.reconnects for s in students if s.kernel and s.kernel.reconnects
+        },
         lost_saves=len(lost),
         isolation_checks=len(isolation),
         isolation_refused=sum(c[2] in (403, 404) for c in isolation),
@@ -361,6 +367,14 @@ def print_figures(f: dict) -> None:
     for name, s in f["per_slider_kernel_ms"].items():
         out.append(line(f"  kernel redraw, {name} moves", s, "ms"))
     out += [
+        "  kernel connections dropped and reconnected: "
+        + (
+            "; ".join(
+                f"{name} {len(events)}x ({events[0]['why'][:60]})"
+                for name, events in f["kernel_reconnects"].items()
+            )
+            or "none"
+        ),
         f"  errors {f['errors']}, lost saves {f['lost_saves']}, isolation refused "
         f"{f['isolation_refused']}/{f['isolation_checks']}, wrong passwords refused "
         f"{f['wrong_passwords_refused']}, leftover processes {len(f['leftover_processes'])}",

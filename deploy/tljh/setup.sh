@@ -1,0 +1,54 @@
+#!/bin/bash
+# The Littlest JupyterHub (https://tljh.jupyter.org) set up for a class on the attnlib
+# course. Run as root on the TLJH machine, after the installer, from a clone of this
+# repository:
+#
+#   sudo deploy/tljh/setup.sh class.txt teacher@example.edu hub.example.edu \
+#       https://git.example.edu/teaching/attnlib.git
+#
+# class.txt: the students' login names, one per line. TLJH makes each a machine
+# account jupyter-NAME at the first login, with its home in /home/jupyter-NAME.
+# Run it once; a student who joins later:
+#   sudo tljh-config add-item users.allowed NAME && sudo tljh-config reload
+set -euo pipefail
+usage="usage: setup.sh CLASS_LIST EMAIL HOSTNAME COURSE_GIT_URL [BRANCH]"
+class_list=${1:?$usage}
+email=${2:?$usage (EMAIL: for Let's Encrypt)}
+host=${3:?$usage (HOSTNAME: the hub's DNS name)}
+course_repo=${4:?$usage (COURSE_GIT_URL: this repository, as the hub machine reaches it)}
+course_branch=${5:-main}
+here=$(cd "$(dirname "$0")" && pwd)
+[ -r "$class_list" ] || { echo "setup.sh: cannot read the class list $class_list" >&2; exit 1; }
+
+# Who gets in: first-use passwords (the student's first login sets it), and only
+# the names on the class list; nobody can make up a new account.
+tljh-config set auth.type firstuseauthenticator.FirstUseAuthenticator
+tljh-config set auth.FirstUseAuthenticator.create_users false
+while read -r name; do
+    name=${name%%#*}; name=${name//[[:space:]]/}
+    [ -n "$name" ] && tljh-config add-item users.allowed "$name"
+done <"$class_list"
+
+# Per student, as measured by `make class` (main README, "Capacity"): 1 GB and one core.
+tljh-config set limits.memory 1G
+tljh-config set limits.cpu 1
+
+# Stop a server after an hour without activity (its files stay in the home).
+tljh-config set services.cull.timeout 3600
+tljh-config set services.cull.every 300
+
+# HTTPS from Let's Encrypt: the host name must point at this machine, ports 80 and 443 open.
+tljh-config set https.enabled true
+tljh-config set https.letsencrypt.email "$email"
+tljh-config add-item https.letsencrypt.domains "$host"
+
+# The course link as every student's landing page, the server's root in the home
+# folder, and the server settings of deploy/jupyterhub/server-config.
+install -d -m 755 /opt/tljh/config/jupyterhub_config.d /etc/jupyter/attnlib-class
+cp -r "$here/../jupyterhub/server-config/." /etc/jupyter/attnlib-class/
+install -m 644 "$here/attnlib_course.py" /opt/tljh/config/jupyterhub_config.d/attnlib_course.py
+python3 -c 'import json, sys; print(json.dumps({"repo": sys.argv[1], "branch": sys.argv[2]}))' \
+    "$course_repo" "$course_branch" >/opt/tljh/config/jupyterhub_config.d/attnlib_course.json
+
+tljh-config reload proxy
+tljh-config reload
