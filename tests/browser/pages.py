@@ -233,6 +233,26 @@ _STARTED_JS = """(sel) => Array.from(document.querySelectorAll(sel + ' .jp-Input
                  .some(p => p.textContent.includes('*'))"""
 
 
+# The "Deeper" sections open collapsed; a learner opens one by its "N cells hidden"
+# button under the heading. Clicked until none is left: opening a section shows
+# the buttons of the collapsed sections inside it.
+_EXPAND_ALL_JS = """async () => {
+  for (let round = 0; round < 40; round++) {
+    const buttons = Array.from(document.querySelectorAll('.jp-showHiddenCellsButton'));
+    if (buttons.length === 0) return round;
+    buttons.forEach(b => b.click());
+    await new Promise(r => setTimeout(r, 100));
+  }
+  return -1;
+}"""
+
+
+def expand_all_headings(page) -> int:
+    """Open every collapsed section of the notebook, as a learner clicks each one's
+    "cells hidden" button; the number of rounds it took (-1: some never opened)."""
+    return page.evaluate(_EXPAND_ALL_JS)
+
+
 def run_all_from_menu(
     page, attempts: int = 3, menu: str = "Run", item_name: str = "Run All Cells"
 ) -> None:
@@ -396,7 +416,9 @@ class Slider:
 
 
 _SLIDERS_JS = f"""(el) => Array.from(el.querySelectorAll('{HANDLE}')).map(h => ({{
-  label: (h.closest('.widget-slider')?.querySelector('.widget-label')?.innerText || '').trim(),
+  // textContent: a cell far below the fold is skipped by JupyterLab's
+  // content-visibility windowing, and then its innerText is empty
+  label: (h.closest('.widget-slider')?.querySelector('.widget-label')?.textContent || '').trim(),
   values: ['aria-valuenow', 'aria-valuemin', 'aria-valuemax'].map(
       a => parseFloat(h.getAttribute(a) ?? 'NaN')),
 }}))"""

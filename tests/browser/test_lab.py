@@ -62,6 +62,9 @@ def run_notebook(
         "moves": 0,
     }
     problems += pages.output_problems(page, cells)
+    # the explorers of the collapsed "Deeper" sections too: open them all first
+    if pages.expand_all_headings(page) < 0:
+        problems.append("a collapsed section did not open when its 'cells hidden' was clicked")
     if not any(p.startswith(("not finished", "a dialog")) for p in problems):
         # Notebook 7 takes the arrow keys for its own cursor even on a focused slider
         # (they move to the next heading): there, sliders are dragged with the mouse
