@@ -105,7 +105,7 @@ def differences(english: nbformat.NotebookNode, chinese: nbformat.NotebookNode) 
     if len(en) != len(zh):
         return [f"{len(en)} code cells in English, {len(zh)} in Chinese"]
     found = []
-    for (k, en_source), (k_zh, zh_source) in zip(en, zh, strict=True):
+    for (_, en_source), (k_zh, zh_source) in zip(en, zh, strict=True):
         try:
             zh_tree = normalised(zh_source, drop_language_line=True)
         except SyntaxError as error:
