@@ -19,8 +19,15 @@ rest, whose many short files even out the workers' finishing times.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
+import sys
+import tempfile
+import uuid
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent
 
@@ -32,8 +39,16 @@ ONE_NOTEBOOK_EACH = (
 )
 
 
+# the test that reads what nbval's run of a Chinese notebook drew and printed
+# (tests/test_zh_english.py): it runs right after that notebook, on its worker
+AFTER_ZH_NOTEBOOK = "tests/test_zh_english.py::test_no_more_english_than_the_baseline["
+
+
 def work_unit(nodeid: str) -> str:
-    """The unit of work of a test: itself if it runs one notebook, else its file."""
+    """The unit of work of a test: itself if it runs one notebook, else its file;
+    the English-word check of a Chinese notebook goes with that notebook."""
+    if nodeid.startswith(AFTER_ZH_NOTEBOOK):
+        return f"notebooks/zh/{nodeid[len(AFTER_ZH_NOTEBOOK) :].rstrip(']')}.ipynb"
     if any(part in nodeid for part in ONE_NOTEBOOK_EACH):
         return nodeid
     return nodeid.split("::", 1)[0]
@@ -72,6 +87,28 @@ def pytest_collection_modifyitems(config, items):
     in_order = sorted((items[i] for i in cells), key=lambda item: notebook_cell(item.nodeid))
     for i, item in zip(cells, in_order, strict=True):
         items[i] = item
+    items[:] = after_their_notebooks(items)
+
+
+def after_their_notebooks(items: list) -> list:
+    """Each English-word check of a Chinese notebook moved right after that notebook's
+    last cell (where nbval's kernel has just drawn every figure), when it is collected."""
+    last = {}
+    for k, item in enumerate(items):
+        if notebook_cell(item.nodeid):
+            last[work_unit(item.nodeid)] = k
+    moving = {
+        k: work_unit(item.nodeid)
+        for k, item in enumerate(items)
+        if item.nodeid.startswith(AFTER_ZH_NOTEBOOK) and work_unit(item.nodeid) in last
+    }
+    out = []
+    for k, item in enumerate(items):
+        if k in moving:
+            continue
+        out.append(item)
+        out += [items[m] for m, unit in moving.items() if last[unit] == k]
+    return out
 
 
 def pytest_xdist_make_scheduler(config, log):
@@ -118,6 +155,30 @@ def kernel_env(cwd) -> dict[str, str]:
     return {}
 
 
+# ----------------------------------------------------------------------- English in zh
+# While nbval runs a Chinese notebook, a hook in its kernel (tools/english_in_zh.py)
+# records every text matplotlib draws and every widget's caption, so that
+# tests/test_zh_english.py reads them from the run `make test` makes anyway instead
+# of executing the nine notebooks a second time. Each kernel appends to a file of
+# its own in a folder of this process (one per xdist worker).
+ZH_RECORDS: dict[str, Path] = {}
+
+
+def english_in_zh():
+    """tools/english_in_zh.py as a module (tools/ is no package)."""
+    spec = importlib.util.spec_from_file_location("english_in_zh", ROOT / "tools/english_in_zh.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("english_in_zh", module)  # one module, also for the test's import
+    spec.loader.exec_module(sys.modules["english_in_zh"])
+    return sys.modules["english_in_zh"]
+
+
+@pytest.fixture(scope="session")
+def zh_kernel_records() -> Path | None:
+    """The folder where this process's nbval kernels of notebooks/zh left their records."""
+    return ZH_RECORDS.get("folder")
+
+
 def pytest_configure(config):
     try:
         from nbval import kernel
@@ -127,14 +188,30 @@ def pytest_configure(config):
     if getattr(start_new_kernel, "another_cpu", False):
         return
 
+    hook = english_in_zh()
+
     def start_with_env(startup_timeout=60, kernel_name="python", **kwargs):
         extra = kernel_env(kwargs.get("cwd"))
         if extra:
+            if "folder" not in ZH_RECORDS:
+                ZH_RECORDS["folder"] = Path(tempfile.mkdtemp(prefix="attnlib-zh-records-"))
+            records = ZH_RECORDS["folder"] / f"{uuid.uuid4().hex}.jsonl"
+            extra = {**extra, **hook.kernel_env(records)}
+            kwargs["extra_arguments"] = [
+                *kwargs.get("extra_arguments", []),
+                *hook.kernel_arguments(),
+            ]
             kwargs["env"] = {**os.environ, **extra}
         return start_new_kernel(startup_timeout, kernel_name, **kwargs)
 
     start_with_env.another_cpu = True
     kernel.start_new_kernel = start_with_env
+
+
+def pytest_unconfigure(config):
+    folder = ZH_RECORDS.pop("folder", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_report_header(config):
