@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 
 from . import reference
+from ._validate import set_translator
 from .backward import Gradients, self_attention_backward
 from .core import (
     Attention,
@@ -21,7 +22,10 @@ from .core import (
     softmax,
 )
 from .data import Example, MultiHeadExample, toy_example, toy_multi_head
-from .i18n import get_language, set_language
+from .i18n import get_language, set_language, tr
+
+set_translator(tr)  # the maths' error messages in the learner's language
+del set_translator, tr
 
 __version__ = "0.1.0"
 

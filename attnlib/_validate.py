@@ -1,13 +1,31 @@
 """Checks at the boundary: every public function turns its arguments into
-float arrays here, so a bad argument is named before numpy sees it."""
+float arrays here, so a bad argument is named before numpy sees it.
+
+The messages read in the learner's language, but the maths does not import the
+language module (i18n sits above it): attnlib/__init__.py hands :func:`tr` its
+translator, i18n.tr, with :func:`set_translator`. Until then, English."""
 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 
 import numpy as np
 
-from .i18n import tr
+_translator: dict[str, Callable[..., str]] = {}
+
+
+def set_translator(translator: Callable[..., str]) -> None:
+    """Make :func:`tr` translate through `translator` (attnlib.i18n.tr)."""
+    _translator["tr"] = translator
+
+
+def tr(text: str, /, **values) -> str:
+    """An error message in the learner's language: `text` is the English template,
+    the key of its translation; `values` fill its ``{placeholders}`` after the lookup."""
+    if "tr" in _translator:
+        return _translator["tr"](text, **values)
+    return text.format(**values) if values else text
 
 
 def as_matrix(

@@ -19,8 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_float_array, as_matrix, as_size, common_float
-from .i18n import tr
+from ._validate import as_float_array, as_matrix, as_size, common_float, tr
 
 
 class Attention(NamedTuple):

@@ -18,8 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_size
-from .i18n import tr
+from ._validate import as_size, tr
 
 # Our own sentence: 64 words, with repeats ("the", "it", "attention", ...) so
 # that a learner can see that a repeated word gets the very same row of X.
