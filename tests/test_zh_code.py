@@ -16,17 +16,14 @@ from __future__ import annotations
 
 import ast
 import difflib
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import translation  # noqa: E402
-
-NAMES = [n for n in translation.english_names() if (translation.ZH / f"{n}.ipynb").exists()]
+EN, ZH = ROOT / "notebooks", ROOT / "notebooks" / "zh"
+NAMES = sorted(p.stem for p in EN.glob("*.ipynb") if (ZH / p.name).exists())
 # get_ipython().<method>(...): what IPython's transformers make of %, %% and ! lines
 IPYTHON_CALLS = {"run_line_magic", "run_cell_magic", "system", "getoutput"}
 
@@ -136,8 +133,8 @@ def language_lines(nb: nbformat.NotebookNode) -> int:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_chinese_code_differs_only_in_strings_and_comments(name):
-    english = nbformat.read(translation.EN / f"{name}.ipynb", as_version=4)
-    chinese = nbformat.read(translation.ZH / f"{name}.ipynb", as_version=4)
+    english = nbformat.read(EN / f"{name}.ipynb", as_version=4)
+    chinese = nbformat.read(ZH / f"{name}.ipynb", as_version=4)
     found = differences(english, chinese)
     assert not found, f"notebooks/zh/{name}.ipynb differs from the English code:\n" + "\n\n".join(
         found
