@@ -7,8 +7,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 LAB_ARGS ?=
 PYTEST_ARGS ?=
+# The test installs (make test, notebooks, lint, bench, class) take every version from
+# this lock; `make lab` and `make present` take pyproject's ranges, as learners do.
+# requirements/test.in says why everything is pinned; `make lock` refreshes it.
+TEST_LOCK := requirements/test.txt
 
-.PHONY: lab test notebooks present bench lint test-oldest clean
+.PHONY: lab test notebooks present bench lint test-oldest lock clean
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -109,8 +113,8 @@ class: $(VENV)/.installed-class deploy/jupyterhub/node_modules/.package-lock.jso
 	CLASS_N=$(CLASS_N) CLASS_K=$(CLASS_K) CLASS_BROWSERS=$(CLASS_BROWSERS) \
 	    CLASS_THINK=$(CLASS_THINK) $(BIN)/python -m pytest -m hub -s tests/classhub $(CLASS_ARGS)
 
-$(VENV)/.installed-class: pyproject.toml $(VENV)/.created
-	$(BIN)/python -m pip install --quiet -e '.[notebook,test,class]'
+$(VENV)/.installed-class: pyproject.toml $(TEST_LOCK) $(VENV)/.created
+	$(BIN)/python -m pip install --quiet -c $(TEST_LOCK) -e '.[notebook,test,class]'
 	touch $@
 
 deploy/jupyterhub/node_modules/.package-lock.json: deploy/jupyterhub/package.json deploy/jupyterhub/package-lock.json
@@ -139,9 +143,18 @@ $(VENV)/.installed-zh: pyproject.toml $(VENV)/.installed-notebook
 	$(call STEP,installing the zh-CN language pack for JupyterLab into $(VENV),$(BIN)/python -m pip install --quiet -e '$(WITH_ZH)')
 	@touch $@
 
-$(VENV)/.installed-test: pyproject.toml $(VENV)/.created
-	$(call STEP,installing attnlib with JupyterLab / Notebook / Voila and the test tools into $(VENV) (first time: a minute or two),$(BIN)/python -m pip install --quiet -e '$(WITH_TEST_TOOLS)')
+$(VENV)/.installed-test: pyproject.toml $(TEST_LOCK) $(VENV)/.created
+	$(call STEP,installing attnlib with JupyterLab / Notebook / Voila and the test tools into $(VENV) (first time: a minute or two),$(BIN)/python -m pip install --quiet -c $(TEST_LOCK) -e '$(WITH_TEST_TOOLS)')
 	@touch $@ $(VENV)/.installed-notebook
+
+# Recompile the lock from pyproject.toml's extras and requirements/test.in with uv, for
+# every platform and every Python from 3.10 on (markers where the pins differ).
+# Afterwards: review the diff, run make test, commit both.
+lock: $(VENV)/.created
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile --quiet --upgrade pyproject.toml requirements/test.in \
+	    --extra notebook --extra test --universal --python-version 3.10 \
+	    --custom-compile-command "make lock" -o $(TEST_LOCK)
 
 clean:
 	rm -rf $(VENV) $(OLDEST) test-artifacts build *.egg-info

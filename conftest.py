@@ -13,8 +13,9 @@ pytest-xdist's own --dist loadgroup would do the same with markers, but it renam
 the tests to carry their group, which pytest 9 ignores; so this is a scheduler.
 
 The workers take units in the order of collection, so the longest come first: the
-browser tests, the papermill and nbconvert runs, the notebooks under nbval, then the
-rest, whose many short files even out the workers' finishing times.
+browser tests and the learner's install without make, the papermill and nbconvert
+runs, the notebooks under nbval, then the rest, whose many short files even out the
+workers' finishing times.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ def work_unit(nodeid: str) -> str:
 def running_order(nodeid: str) -> int:
     """0 for the longest kinds of test, 3 for the short ones (collection order within)."""
     path = nodeid.split("::", 1)[0]
-    if path.startswith("tests/browser/"):
+    # test_no_make: a fresh venv installed as the README says, then JupyterLab (1-2 min)
+    if path.startswith("tests/browser/") or path == "tests/test_no_make.py":
         return 0
     if path == "tests/test_notebook_clients.py":
         return 1

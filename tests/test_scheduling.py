@@ -69,3 +69,10 @@ def test_the_english_word_check_of_a_chinese_notebook_runs_after_it_on_its_worke
     moved = [item.nodeid for item in top.after_their_notebooks([Item(i) for i in ids])]
     # right after the notebook's last cell; a check whose notebook is not collected stays
     assert moved == [ids[1], ids[2], ids[3], ids[0], ids[4], ids[5]]
+
+
+def test_the_learners_install_without_make_starts_with_the_browser_tests():
+    # a fresh venv and JupyterLab, 1-2 minutes: among the first units a worker takes
+    no_make = top.running_order("tests/test_no_make.py::test_x")
+    assert no_make == top.running_order("tests/browser/test_lab.py::test_x")
+    assert no_make < top.running_order("tests/test_notebook_clients.py::test_x")
