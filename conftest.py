@@ -20,10 +20,17 @@ workers' finishing times.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
+import sys
+import tempfile
+import uuid
 from pathlib import Path
 
-from tests.scheduling import notebook_cell, running_order, work_unit
+import pytest
+
+from tests.scheduling import after_their_notebooks, notebook_cell, running_order, work_unit
 
 ROOT = Path(__file__).resolve().parent
 
@@ -41,6 +48,7 @@ def pytest_collection_modifyitems(config, items):
     in_order = sorted((items[i] for i in cells), key=lambda item: notebook_cell(item.nodeid))
     for i, item in zip(cells, in_order, strict=True):
         items[i] = item
+    items[:] = after_their_notebooks(items)
 
 
 def pytest_xdist_make_scheduler(config, log):
@@ -87,6 +95,30 @@ def kernel_env(cwd) -> dict[str, str]:
     return {}
 
 
+# ----------------------------------------------------------------------- English in zh
+# While nbval runs a Chinese notebook, a hook in its kernel (tools/english_in_zh.py)
+# records every text matplotlib draws and every widget's caption, so that
+# tests/test_zh_english.py reads them from the run `make test` makes anyway instead
+# of executing the nine notebooks a second time. Each kernel appends to a file of
+# its own in a folder of this process (one per xdist worker).
+ZH_RECORDS: dict[str, Path] = {}
+
+
+def english_in_zh():
+    """tools/english_in_zh.py as a module (tools/ is no package)."""
+    spec = importlib.util.spec_from_file_location("english_in_zh", ROOT / "tools/english_in_zh.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("english_in_zh", module)  # one module, also for the test's import
+    spec.loader.exec_module(sys.modules["english_in_zh"])
+    return sys.modules["english_in_zh"]
+
+
+@pytest.fixture(scope="session")
+def zh_kernel_records() -> Path | None:
+    """The folder where this process's nbval kernels of notebooks/zh left their records."""
+    return ZH_RECORDS.get("folder")
+
+
 def pytest_configure(config):
     try:
         from nbval import kernel
@@ -96,14 +128,30 @@ def pytest_configure(config):
     if getattr(start_new_kernel, "another_cpu", False):
         return
 
+    hook = english_in_zh()
+
     def start_with_env(startup_timeout=60, kernel_name="python", **kwargs):
         extra = kernel_env(kwargs.get("cwd"))
         if extra:
+            if "folder" not in ZH_RECORDS:
+                ZH_RECORDS["folder"] = Path(tempfile.mkdtemp(prefix="attnlib-zh-records-"))
+            records = ZH_RECORDS["folder"] / f"{uuid.uuid4().hex}.jsonl"
+            extra = {**extra, **hook.kernel_env(records)}
+            kwargs["extra_arguments"] = [
+                *kwargs.get("extra_arguments", []),
+                *hook.kernel_arguments(),
+            ]
             kwargs["env"] = {**os.environ, **extra}
         return start_new_kernel(startup_timeout, kernel_name, **kwargs)
 
     start_with_env.another_cpu = True
     kernel.start_new_kernel = start_with_env
+
+
+def pytest_unconfigure(config):
+    folder = ZH_RECORDS.pop("folder", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_report_header(config):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 
 from . import _moved
-from .i18n import get_language, set_language
+from .i18n import get_language, set_language, tr
 from .maths import reference
 from .maths.backward import Gradients, self_attention_backward
 from .maths.core import (
@@ -31,8 +31,11 @@ from .maths.core import (
     softmax,
 )
 from .maths.data import Example, MultiHeadExample, toy_example, toy_multi_head
+from .maths.validation import set_translator
 
 _moved.install()
+set_translator(tr)  # the maths' error messages in the learner's language
+del set_translator, tr
 
 __version__ = "0.1.0"
 

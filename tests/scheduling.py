@@ -18,8 +18,16 @@ ONE_NOTEBOOK_EACH = (
 )
 
 
+# the test that reads what nbval's run of a Chinese notebook drew and printed
+# (tests/test_zh_english.py): it runs right after that notebook, on its worker
+AFTER_ZH_NOTEBOOK = "tests/test_zh_english.py::test_no_more_english_than_the_baseline["
+
+
 def work_unit(nodeid: str) -> str:
-    """The unit of work of a test: itself if it runs one notebook, else its file."""
+    """The unit of work of a test: itself if it runs one notebook, else its file;
+    the English-word check of a Chinese notebook goes with that notebook."""
+    if nodeid.startswith(AFTER_ZH_NOTEBOOK):
+        return f"notebooks/zh/{nodeid[len(AFTER_ZH_NOTEBOOK) :].rstrip(']')}.ipynb"
     if any(part in nodeid for part in ONE_NOTEBOOK_EACH):
         return nodeid
     return nodeid.split("::", 1)[0]
@@ -44,3 +52,24 @@ def notebook_cell(nodeid: str) -> tuple[str, int] | None:
     if path.endswith(".ipynb") and name.startswith("Cell "):
         return path, int(name.split()[1])
     return None
+
+
+def after_their_notebooks(items: list) -> list:
+    """Each English-word check of a Chinese notebook moved right after that notebook's
+    last cell (where nbval's kernel has just drawn every figure), when it is collected."""
+    last = {}
+    for k, item in enumerate(items):
+        if notebook_cell(item.nodeid):
+            last[work_unit(item.nodeid)] = k
+    moving = {
+        k: work_unit(item.nodeid)
+        for k, item in enumerate(items)
+        if item.nodeid.startswith(AFTER_ZH_NOTEBOOK) and work_unit(item.nodeid) in last
+    }
+    out = []
+    for k, item in enumerate(items):
+        if k in moving:
+            continue
+        out.append(item)
+        out += [items[m] for m, unit in moving.items() if last[unit] == k]
+    return out

@@ -81,3 +81,45 @@ def test_no_translation_is_left_unused():
     used = {text for text, _ in _tr_calls()}
     unused = sorted(set(i18n.catalog("zh")) - used)
     assert not unused, f"translations for sentences no longer in the code: {unused}"
+
+
+def _error(call):
+    try:
+        call()
+    except (ValueError, TypeError) as error:
+        return str(error)
+    raise AssertionError("no error raised")
+
+
+def test_attnlibs_errors_are_chinese_in_chinese_and_unchanged_in_english():
+    import numpy as np
+
+    ex = attnlib.toy_example(n=4, d=6, d_k=4)
+    bad_calls = [
+        lambda: attnlib.self_attention(ex.X, ex.W_Q, ex.W_K[:, :3], ex.W_V),  # d_k differs
+        lambda: attnlib.self_attention(np.zeros((2, 4, 6)), ex.W_Q, ex.W_K, ex.W_V),  # a batch
+        lambda: attnlib.softmax(np.array([[1.0, np.inf], [0.0, 0.0]])),
+        lambda: attnlib.self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, mask=np.zeros((4, 4), bool)),
+        lambda: attnlib.toy_example(n=0),
+        lambda: attnlib.data.embed(["the", "zebra"], attnlib.data.embedding_table()),
+        lambda: attnlib.lookup.init_params(qk_scale=-1.0),
+    ]
+    english = [_error(call) for call in bad_calls]
+    assert english[0] == (
+        "W_K has shape (6, 3) but W_Q has (6, 4): d_k must match, because each score "
+        "is a dot product q_i . k_j of two vectors of length d_k"
+    )
+    attnlib.set_language("zh")
+    chinese = [_error(call) for call in bad_calls]
+    assert chinese[0] == (
+        "W_K 的形状是 (6, 3)，W_Q 的却是 (6, 4)：两者的 d_k 必须相同，"
+        "因为每个注意力分数都是两个 d_k 维向量的点积 q_i . k_j"
+    )
+    for en, zh in zip(english, chinese, strict=True):
+        assert re.search(r"[\u4e00-\u9fff]", zh), (en, zh)
+        # the numbers and names of the English message are all in the Chinese one
+        assert set(re.findall(r"\d+|\b[A-Z]_[A-Z]\b", en)) <= set(
+            re.findall(r"\d+|\b[A-Z]_[A-Z]\b", zh)
+        )
+    attnlib.set_language("en")
+    assert [_error(call) for call in bad_calls] == english

@@ -40,6 +40,32 @@ def test_the_longest_kinds_of_test_run_first():
     assert sorted(ids, key=scheduling.running_order) == [ids[3], ids[2], ids[1], ids[0], ids[4]]
 
 
+def test_the_english_word_check_of_a_chinese_notebook_runs_after_it_on_its_worker():
+    check = "tests/test_zh_english.py::test_no_more_english_than_the_baseline[04_attention_scores]"
+    assert scheduling.work_unit(check) == "notebooks/zh/04_attention_scores.ipynb"
+    other = "tests/test_zh_english.py::test_which_words_are_english[steps-english11]"
+    assert scheduling.work_unit(other) == "tests/test_zh_english.py"
+
+    class Item:
+        def __init__(self, nodeid):
+            self.nodeid = nodeid
+
+        def __repr__(self):
+            return self.nodeid
+
+    ids = [
+        check,
+        "tests/test_core.py::test_x",
+        "notebooks/zh/04_attention_scores.ipynb::Cell 0",
+        "notebooks/zh/04_attention_scores.ipynb::Cell 1",
+        "tests/test_zh_english.py::test_no_more_english_than_the_baseline[classroom]",
+        "notebooks/03_qkv.ipynb::Cell 0",
+    ]
+    moved = [item.nodeid for item in scheduling.after_their_notebooks([Item(i) for i in ids])]
+    # right after the notebook's last cell; a check whose notebook is not collected stays
+    assert moved == [ids[1], ids[2], ids[3], ids[0], ids[4], ids[5]]
+
+
 def test_the_learners_install_without_make_starts_with_the_browser_tests():
     # a fresh venv and JupyterLab, 1-2 minutes: among the first units a worker takes
     no_make = scheduling.running_order("tests/test_no_make.py::test_x")

@@ -9,8 +9,9 @@ filled in after the lookup, from ``{placeholders}`` that both languages share.
 
 The Chinese sentences live in :mod:`attnlib.i18n.zh`, one module per part of
 the library; a test checks that every ``tr("...")`` in the code has one, with
-the same placeholders. Error messages for bad arguments (ValueError,
-TypeError) stay in English: they are read in tracebacks and searched for.
+the same placeholders. The errors attnlib raises for bad arguments (ValueError,
+TypeError) go through :func:`tr` too, so that a Chinese learner reads them in
+Chinese; in English their text is what it always was.
 
 Examples
 --------

@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..i18n import tr
 from ..maths.backward import self_attention_backward
 from ..maths.core import Attention, self_attention
 from ..maths.validation import as_size
@@ -232,7 +233,7 @@ def init_params(
     d, d_k, d_v = (as_size(name, s) for name, s in (("d", d), ("d_k", d_k), ("d_v", d_v)))
     seed = as_size("seed", seed, minimum=0, maximum=MAX_SEED)
     if not (isinstance(qk_scale, (int, float)) and math.isfinite(qk_scale) and qk_scale > 0):
-        raise ValueError(f"qk_scale must be a positive number, got {qk_scale!r}")
+        raise ValueError(tr("qk_scale must be a positive number, got {value!r}", value=qk_scale))
 
     def normal(name, shape, std):
         return std * np.random.default_rng([seed, _STREAM[name]]).standard_normal(shape)
@@ -514,12 +515,14 @@ def train(
     steps = as_size("steps", steps)
     batch_size = as_size("batch_size", batch_size)
     if not (isinstance(lr, (int, float)) and math.isfinite(lr) and lr > 0):
-        raise ValueError(f"lr must be a positive number, got {lr!r}")
+        raise ValueError(tr("lr must be a positive number, got {value!r}", value=lr))
     keep = {0, steps}
     for step in checkpoints:
-        keep.add(as_size("a checkpoint step", step, minimum=0, maximum=steps))
+        keep.add(as_size(tr("a checkpoint step"), step, minimum=0, maximum=steps))
     if not isinstance(params, Params):
-        raise TypeError(f"params must be a Params (see init_params), got {type(params).__name__}")
+        raise TypeError(
+            tr("params must be a Params (see init_params), got {kind}", kind=type(params).__name__)
+        )
     saved = {0: params} if 0 in keep else {}
     state = adam_start(params)
     losses = np.empty(steps)
@@ -563,7 +566,11 @@ def steps_to_reach(losses, level: float = 0.5, *, window: int = 10) -> int | Non
     window = as_size("window", window)
     if losses.ndim != 1 or len(losses) < window:
         raise ValueError(
-            f"losses must be 1-D with at least window = {window} entries, got shape {losses.shape}"
+            tr(
+                "losses must be 1-D with at least window = {window} entries, got shape {shape}",
+                window=window,
+                shape=losses.shape,
+            )
         )
     running = np.convolve(losses, np.ones(window) / window, mode="valid")  # (steps - window + 1,)
     below = np.nonzero(running < level)[0]
@@ -666,7 +673,11 @@ def learned_view(history: History, task: Task, step: int, example: int) -> tuple
     """
     if step not in history.checkpoints:
         raise ValueError(
-            f"step {step!r} is not a checkpoint; the checkpoints are {sorted(history.checkpoints)}"
+            tr(
+                "step {step!r} is not a checkpoint; the checkpoints are {checkpoints}",
+                step=step,
+                checkpoints=sorted(history.checkpoints),
+            )
         )
     seq = task[example]
     return attend(history.checkpoints[step], seq, scaled=history.scaled), seq.tokens

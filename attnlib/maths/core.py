@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .validation import as_float_array, as_matrix, as_size, common_float
+from .validation import as_float_array, as_matrix, as_size, common_float, tr
 
 
 class Attention(NamedTuple):
@@ -109,11 +109,23 @@ def softmax(scores, axis: int = -1) -> np.ndarray:
     """
     scores = as_float_array("scores", scores, keep_float32=True)
     if scores.ndim == 0:
-        raise ValueError("scores must have at least one dimension, got a scalar")
+        raise ValueError(tr("scores must have at least one dimension, got a scalar"))
     if not -scores.ndim <= axis < scores.ndim:
-        raise ValueError(f"axis {axis} is out of range for scores of shape {scores.shape}")
+        raise ValueError(
+            tr(
+                "axis {axis} is out of range for scores of shape {shape}",
+                axis=axis,
+                shape=scores.shape,
+            )
+        )
     if scores.shape[axis] == 0:
-        raise ValueError(f"scores has no entries along axis {axis} (shape {scores.shape})")
+        raise ValueError(
+            tr(
+                "scores has no entries along axis {axis} (shape {shape})",
+                axis=axis,
+                shape=scores.shape,
+            )
+        )
     return _softmax(scores, axis)
 
 
@@ -137,30 +149,40 @@ def _raise_bad_row(scores: np.ndarray, top: np.ndarray, axis: int, *, overflowed
     value = top[bad]
     line = scores[(*bad[:axis], slice(None), *bad[axis + 1 :])]  # the bad row, shape (m,)
     if np.isnan(value):
-        reason, culprit = "contains NaN", np.isnan(line)
+        reason, culprit = tr("contains NaN"), np.isnan(line)
     elif value > 0:
-        reason, culprit = "contains +inf", np.isposinf(line)
+        reason, culprit = tr("contains +inf"), np.isposinf(line)
     else:
-        reason, culprit = "has no finite entry (all -inf), so no weight can be positive", None
+        reason = tr("has no finite entry (all -inf), so no weight can be positive")
+        culprit = None
     row = bad[:axis] + bad[axis + 1 :]
-    where = "scores" if not row else f"row {row[0] if len(row) == 1 else row} of scores"
+    where = tr("scores")
+    if row:
+        where = tr("row {row} of scores", row=row[0] if len(row) == 1 else row)
     if culprit is not None:  # name the first bad entry, e.g. scores[1, 3]
         entry = (*bad[:axis], int(np.argmax(culprit)), *bad[axis + 1 :])
-        at = f"index {entry[0]}" if scores.ndim == 1 else f"scores[{', '.join(map(str, entry))}]"
-        reason += f" at {at}"
+        at = f"scores[{', '.join(map(str, entry))}]"
+        if scores.ndim == 1:
+            at = tr("index {i}", i=entry[0])
+        reason += tr(" at {at}", at=at)
     if overflowed:  # the inputs were checked finite, so only overflow can have made these
-        _raise_overflow("the scores", scores.dtype, detail=f"{where} {reason}")
-    raise ValueError(f"softmax: {where} {reason}")
+        detail = tr("{where} {reason}", where=where, reason=reason)
+        _raise_overflow(tr("the scores"), scores.dtype, detail=detail)
+    raise ValueError(tr("softmax: {where} {reason}", where=where, reason=reason))
 
 
 def _raise_overflow(what: str, dtype: np.dtype, *, detail: str = "") -> None:
     raise ValueError(
-        f"{what} overflowed: "
-        + (f"{detail}, " if detail else "")
-        + f"although every input is finite, some number is beyond the largest {dtype} "
-        f"({np.finfo(dtype).max:.3g}), so the inputs are too large. Scale them down "
-        "(e.g. X / np.abs(X).max(), or weights with entries about 1/sqrt(d))"
-        + (", or pass float64 arrays" if dtype != np.float64 else "")
+        tr("{what} overflowed: ", what=what)
+        + (tr("{detail}, ", detail=detail) if detail else "")
+        + tr(
+            "although every input is finite, some number is beyond the largest {dtype} "
+            "({largest:.3g}), so the inputs are too large. Scale them down "
+            "(e.g. X / np.abs(X).max(), or weights with entries about 1/sqrt(d))",
+            dtype=dtype,
+            largest=np.finfo(dtype).max,
+        )
+        + (tr(", or pass float64 arrays") if dtype != np.float64 else "")
     )
 
 
@@ -386,8 +408,12 @@ def multi_head_attention(
             rows_name="d",
             cols_name=f"heads * {width}",
             keep_float32=True,
-            hint_3d=f"For one matrix per head, (heads, d, {width}), put them side by side: "
-            f"np.concatenate(list({name}), axis=1) -> (d, heads * {width})",
+            hint_3d=tr(
+                "For one matrix per head, (heads, d, {width}), put them side by side: "
+                "np.concatenate(list({name}), axis=1) -> (d, heads * {width})",
+                width=width,
+                name=name,
+            ),
         )
         for name, W, width in (("W_Q", W_Q, "d_k"), ("W_K", W_K, "d_k"), ("W_V", W_V, "d_v"))
     )
@@ -397,19 +423,34 @@ def multi_head_attention(
     for name, W, width in (("W_Q", W_Q, "d_k"), ("W_V", W_V, "d_v")):
         if W.shape[1] % heads:
             raise ValueError(
-                f"{name} has {W.shape[1]} columns, which do not split into heads = {heads} "
-                f"blocks of equal width: it needs heads * {width} columns, "
-                f"e.g. {heads * max(1, W.shape[1] // heads)}"
+                tr(
+                    "{name} has {columns} columns, which do not split into heads = {heads} "
+                    "blocks of equal width: it needs heads * {width} columns, e.g. {example}",
+                    name=name,
+                    columns=W.shape[1],
+                    heads=heads,
+                    width=width,
+                    example=heads * max(1, W.shape[1] // heads),
+                )
             )
     if W_K.shape[1] != W_Q.shape[1]:
         raise ValueError(
-            f"W_K has shape {W_K.shape} but W_Q has {W_Q.shape}: both need heads * d_k "
-            "columns, because each head's scores are dot products q_i . k_j of length d_k"
+            tr(
+                "W_K has shape {shape_k} but W_Q has {shape_q}: both need heads * d_k "
+                "columns, because each head's scores are dot products q_i . k_j of length d_k",
+                shape_k=W_K.shape,
+                shape_q=W_Q.shape,
+            )
         )
     if W_O.shape[0] != W_V.shape[1]:
         raise ValueError(
-            f"W_O has shape {W_O.shape} but the heads' outputs Z have heads * d_v = "
-            f"{W_V.shape[1]} columns (W_V has shape {W_V.shape}): W_O needs {W_V.shape[1]} rows"
+            tr(
+                "W_O has shape {shape_o} but the heads' outputs Z have heads * d_v = "
+                "{columns} columns (W_V has shape {shape_v}): W_O needs {columns} rows",
+                shape_o=W_O.shape,
+                columns=W_V.shape[1],
+                shape_v=W_V.shape,
+            )
         )
     X, W_Q, W_K, W_V, W_O = common_float(X, W_Q, W_K, W_V, W_O)
     scaled = _check_scaled(scaled)
@@ -428,9 +469,12 @@ def multi_head_attention(
 
 def _as_tokens(name: str, X, *, rows_name: str = "n", cols_name: str = "d", batch: str):
     # X, X_q, X_kv: 3-D is almost always a batch, so the message shows the loop.
-    hint = (
-        f"attnlib works on one sequence at a time: for a batch of shape (b, {rows_name}, "
-        f"{cols_name}), run each sequence and stack the results, e.g. {batch}"
+    hint = tr(
+        "attnlib works on one sequence at a time: for a batch of shape (b, {rows}, "
+        "{cols}), run each sequence and stack the results, e.g. {batch}",
+        rows=rows_name,
+        cols=cols_name,
+        batch=batch,
     )
     return as_matrix(
         name, X, rows_name=rows_name, cols_name=cols_name, keep_float32=True, hint_3d=hint
@@ -447,8 +491,12 @@ def _check_weights(X_q, X_kv, W_Q, W_K, W_V, *, names: tuple[str, str, str, str]
     _check_rows("W_V", W_V, kv_name, d_kv, X_kv.shape[1])
     if W_K.shape[1] != W_Q.shape[1]:
         raise ValueError(
-            f"W_K has shape {W_K.shape} but W_Q has {W_Q.shape}: d_k must match, "
-            "because each score is a dot product q_i . k_j of two vectors of length d_k"
+            tr(
+                "W_K has shape {shape_k} but W_Q has {shape_q}: d_k must match, "
+                "because each score is a dot product q_i . k_j of two vectors of length d_k",
+                shape_k=W_K.shape,
+                shape_q=W_Q.shape,
+            )
         )
     return W_Q, W_K, W_V
 
@@ -456,14 +504,22 @@ def _check_weights(X_q, X_kv, W_Q, W_K, W_V, *, names: tuple[str, str, str, str]
 def _check_rows(name: str, W: np.ndarray, x_name: str, d_name: str, d: int) -> None:
     if W.shape[0] != d:
         raise ValueError(
-            f"{name} has shape {W.shape} but {x_name} has {d_name} = {d} columns: "
-            f"{name} needs {d} rows, shape ({d}, {W.shape[1]})"
+            tr(
+                "{name} has shape {shape} but {x_name} has {d_name} = {d} columns: "
+                "{name} needs {d} rows, shape ({d}, {columns})",
+                name=name,
+                shape=W.shape,
+                x_name=x_name,
+                d_name=d_name,
+                d=d,
+                columns=W.shape[1],
+            )
         )
 
 
 def _check_scaled(scaled) -> bool:
     if not isinstance(scaled, (bool, np.bool_)):
-        raise TypeError(f"scaled must be True or False, got {scaled!r}")
+        raise TypeError(tr("scaled must be True or False, got {value!r}", value=scaled))
     return bool(scaled)
 
 
@@ -471,32 +527,47 @@ def _check_mask(mask, n_q: int, n_kv: int) -> np.ndarray | None:
     if mask is None:
         return None
     if isinstance(mask, (str, bytes)):
-        raise TypeError(f"mask must be a boolean array, got a {type(mask).__name__}")
+        raise TypeError(tr("mask must be a boolean array, got a {kind}", kind=type(mask).__name__))
     try:
         mask = np.array(mask)  # a copy: the Attention records it, unchanged by later edits
     except ValueError as exc:  # ragged nested lists
-        raise ValueError(f"mask must be a rectangular boolean array: {exc}") from None
+        raise ValueError(
+            tr("mask must be a rectangular boolean array: {error}", error=exc)
+        ) from None
     if mask.dtype != bool:
         raise TypeError(
-            f"mask must be a boolean array, True where query i may attend to key j, "
-            f"got dtype {mask.dtype}. Convert first: an additive mask of 0 and -inf with "
-            "mask = (m == 0); a 0/1 mask with mask = (m == 1) if 1 means 'may attend', "
-            "or (m == 0) if 1 means 'blocked' (as True does in nn.MultiheadAttention)"
+            tr(
+                "mask must be a boolean array, True where query i may attend to key j, "
+                "got dtype {dtype}. Convert first: an additive mask of 0 and -inf with "
+                "mask = (m == 0); a 0/1 mask with mask = (m == 1) if 1 means 'may attend', "
+                "or (m == 0) if 1 means 'blocked' (as True does in nn.MultiheadAttention)",
+                dtype=mask.dtype,
+            )
         )
     if mask.shape != (n_q, n_kv):
         raise ValueError(
-            f"mask has shape {mask.shape} but the scores are (n_q, n_kv) = ({n_q}, {n_kv}): "
-            "one row per query, one column per key"
-            + (" (transposed?)" if mask.shape == (n_kv, n_q) else "")
+            tr(
+                "mask has shape {shape} but the scores are (n_q, n_kv) = ({n_q}, {n_kv}): "
+                "one row per query, one column per key",
+                shape=mask.shape,
+                n_q=n_q,
+                n_kv=n_kv,
+            )
+            + (tr(" (transposed?)") if mask.shape == (n_kv, n_q) else "")
         )
     allowed = mask.any(axis=1)  # (n_q, n_kv) -> (n_q,): does query i see any key?
     if not allowed.all():
         empty = np.flatnonzero(~allowed)
-        rows = f"row {empty[0]}" if empty.size == 1 else f"rows {empty[:5].tolist()}"
+        if empty.size == 1:
+            message = tr("mask row {rows} is all False: query {query} ")
+        else:
+            message = tr("mask rows {rows} are all False: query {query} ")
         raise ValueError(
-            f"mask {rows} {'is' if empty.size == 1 else 'are'} all False: query {empty[0]} "
-            "may attend to no key, so its weights cannot sum to 1. Every row needs at "
-            "least one True (causal_mask and padding_mask always keep one)"
+            message.format(rows=empty[0] if empty.size == 1 else empty[:5].tolist(), query=empty[0])
+            + tr(
+                "may attend to no key, so its weights cannot sum to 1. Every row needs at "
+                "least one True (causal_mask and padding_mask always keep one)"
+            )
         )
     return mask
 
@@ -511,7 +582,7 @@ def _attention(X_q, X_kv, W_Q, W_K, W_V, scaled: bool, mask: np.ndarray | None) 
         V = X_kv @ W_V  # (n_kv, d_kv) @ (d_kv, d_v) -> (n_kv, d_v)
         scores = Q @ K.T  # (n_q, d_k) @ (d_k, n_kv) -> (n_q, n_kv)
     if not np.isfinite(V).all():  # (n_kv, d_v): cheap next to the (n_q, n_kv) scores
-        _raise_overflow("the values V", V.dtype)
+        _raise_overflow(tr("the values V"), V.dtype)
     if scaled:
         scores /= math.sqrt(d_k)  # a Python float keeps float32 scores float32
     if mask is not None:

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .validation import as_size
+from .validation import as_size, tr
 
 # Our own sentence: 64 words, with repeats ("the", "it", "attention", ...) so
 # that a learner can see that a repeated word gets the very same row of X.
@@ -115,7 +115,12 @@ def embed(words, table: np.ndarray) -> np.ndarray:
     index = {word: v for v, word in enumerate(VOCABULARY)}
     unknown = [w for w in words if w not in index]
     if unknown:
-        raise ValueError(f"words not in the vocabulary: {unknown!r}; see attnlib.data.VOCABULARY")
+        raise ValueError(
+            tr(
+                "words not in the vocabulary: {unknown!r}; see attnlib.data.VOCABULARY",
+                unknown=unknown,
+            )
+        )
     return table[[index[w] for w in words]]  # (n,) lookups into (V, d) -> (n, d)
 
 

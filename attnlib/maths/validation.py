@@ -1,11 +1,31 @@
 """Checks at the boundary: every public function turns its arguments into
-float arrays here, so a bad argument is named before numpy sees it."""
+float arrays here, so a bad argument is named before numpy sees it.
+
+The messages read in the learner's language, but the maths does not import the
+language module (i18n sits above it): attnlib/__init__.py hands :func:`tr` its
+translator, i18n.tr, with :func:`set_translator`. Until then, English."""
 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 
 import numpy as np
+
+_translator: dict[str, Callable[..., str]] = {}
+
+
+def set_translator(translator: Callable[..., str]) -> None:
+    """Make :func:`tr` translate through `translator` (attnlib.i18n.tr)."""
+    _translator["tr"] = translator
+
+
+def tr(text: str, /, **values) -> str:
+    """An error message in the learner's language: `text` is the English template,
+    the key of its translation; `values` fill its ``{placeholders}`` after the lookup."""
+    if "tr" in _translator:
+        return _translator["tr"](text, **values)
+    return text.format(**values) if values else text
 
 
 def as_matrix(
@@ -25,14 +45,27 @@ def as_matrix(
     array = as_float_array(name, value, keep_float32=keep_float32)
     if array.ndim != 2:
         raise ValueError(
-            f"{name} must be a 2-D array of shape ({rows_name}, {cols_name}), "
-            f"got {array.ndim}-D with shape {array.shape}"
-            + (f". {hint_3d}" if hint_3d and array.ndim == 3 else "")
+            tr(
+                "{name} must be a 2-D array of shape ({rows}, {cols}), "
+                "got {ndim}-D with shape {shape}",
+                name=name,
+                rows=rows_name,
+                cols=cols_name,
+                ndim=array.ndim,
+                shape=array.shape,
+            )
+            + (tr(". {hint}", hint=hint_3d) if hint_3d and array.ndim == 3 else "")
         )
     if array.shape[0] == 0 or array.shape[1] == 0:
         raise ValueError(
-            f"{name} is empty (shape {array.shape}): it needs at least one row "
-            f"and one column ({rows_name} >= 1, {cols_name} >= 1)"
+            tr(
+                "{name} is empty (shape {shape}): it needs at least one row "
+                "and one column ({rows} >= 1, {cols} >= 1)",
+                name=name,
+                shape=array.shape,
+                rows=rows_name,
+                cols=cols_name,
+            )
         )
     check_finite(name, array)
     return array
@@ -47,17 +80,32 @@ def as_float_array(name: str, value, *, keep_float32: bool = False) -> np.ndarra
     mask passed in the wrong place than a deliberate 1/0.
     """
     if isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be an array of numbers, got a {type(value).__name__}")
+        raise TypeError(
+            tr(
+                "{name} must be an array of numbers, got a {kind}",
+                name=name,
+                kind=type(value).__name__,
+            )
+        )
     try:
         array = np.asarray(value)
     except ValueError as exc:  # ragged nested lists
-        raise ValueError(f"{name} must be a rectangular array of numbers: {exc}") from None
+        raise ValueError(
+            tr("{name} must be a rectangular array of numbers: {error}", name=name, error=exc)
+        ) from None
     if array.dtype.kind not in "iuf":
         raise TypeError(
-            f"{name} must hold real numbers (int or float), got dtype {array.dtype}"
-            + (" (ragged rows or mixed types?)" if array.dtype == object else "")
+            tr(
+                "{name} must hold real numbers (int or float), got dtype {dtype}",
+                name=name,
+                dtype=array.dtype,
+            )
+            + (tr(" (ragged rows or mixed types?)") if array.dtype == object else "")
             + (
-                f"; to use True/False as 1/0, convert first: np.asarray({name}, dtype=float)"
+                tr(
+                    "; to use True/False as 1/0, convert first: np.asarray({name}, dtype=float)",
+                    name=name,
+                )
                 if array.dtype == bool
                 else ""
             )
@@ -77,17 +125,34 @@ def check_finite(name: str, array: np.ndarray) -> None:
     """Raise naming the first NaN or inf entry of `array`."""
     if not np.isfinite(array).all():
         where = tuple(int(i) for i in np.argwhere(~np.isfinite(array))[0])
-        raise ValueError(f"{name} must be finite, but {name}{list(where)} is {array[where]}")
+        raise ValueError(
+            tr(
+                "{name} must be finite, but {name}{index} is {value}",
+                name=name,
+                index=list(where),
+                value=array[where],
+            )
+        )
 
 
 def as_size(name: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:
     """Return `value` as an int in [minimum, maximum]; TypeError if not an integer."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+        raise TypeError(
+            tr(
+                "{name} must be an integer, got {value!r} ({kind})",
+                name=name,
+                value=value,
+                kind=type(value).__name__,
+            )
+        )
     value = int(value)
     if value < minimum or (maximum is not None and value > maximum):
-        span = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
-        raise ValueError(f"{name} must be an integer {span}, got {value}")
+        if maximum is None:
+            message = tr("{name} must be an integer >= {minimum}, got {value}")
+        else:
+            message = tr("{name} must be an integer from {minimum} to {maximum}, got {value}")
+        raise ValueError(message.format(name=name, minimum=minimum, maximum=maximum, value=value))
     return value
 
 
@@ -96,12 +161,27 @@ def as_positive_vector(name: str, values, length: int | None = None) -> np.ndarr
     array = np.asarray(values, dtype=float)
     if array.ndim != 1 or array.size < 2:
         raise ValueError(
-            f"{name} must be a 1-D sequence of at least 2 numbers, got shape {array.shape}"
+            tr(
+                "{name} must be a 1-D sequence of at least 2 numbers, got shape {shape}",
+                name=name,
+                shape=array.shape,
+            )
         )
     if length is not None and array.size != length:
         raise ValueError(
-            f"{name} has {array.size} entries but ns has {length}: one measurement per n"
+            tr(
+                "{name} has {size} entries but ns has {length}: one measurement per n",
+                name=name,
+                size=array.size,
+                length=length,
+            )
         )
     if not (np.isfinite(array).all() and (array > 0).all()):
-        raise ValueError(f"{name} must hold positive finite numbers (log axes), got {array}")
+        raise ValueError(
+            tr(
+                "{name} must hold positive finite numbers (log axes), got {array}",
+                name=name,
+                array=array,
+            )
+        )
     return array

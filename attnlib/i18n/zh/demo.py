@@ -1,5 +1,5 @@
-"""The box that show_error draws (attnlib.demo). The error's own message stays English:
-it is what a traceback would say, and what a learner would search for."""
+"""The box that show_error draws (attnlib.demo). The error's own message is attnlib's
+(errors.py holds its Chinese) or, for an error of Python or numpy, their English."""
 
 MESSAGES = {
     "no error: {call} returned {result!r:.200}": "没有报错：{call} 返回了 {result!r:.200}",
