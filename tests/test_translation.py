@@ -46,7 +46,15 @@ def test_same_cells_in_the_same_order(name):
 def test_same_code_but_the_language_line(name):
     chinese = _zh(name)
     code = [c.source for c in chinese.cells if c.cell_type == "code"]
-    assert code == translation.expected_code(_english(name))
+    expected = translation.expected_code(_english(name))
+    assert len(code) == len(expected)
+    # strings and comments may be translated (tests/test_zh_code.py says how exactly)
+    changed = [
+        k
+        for k, (a, b) in enumerate(zip(expected, code, strict=True))
+        if not translation.same_code(a, b)
+    ]
+    assert not changed, f"{name}: code cells {changed} differ from the English code"
     assert sum(translation.LANGUAGE.setup_line in s for s in code) == 1
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import sys
 from pathlib import Path
 
 import nbformat
@@ -24,71 +25,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 EN, ZH = ROOT / "notebooks", ROOT / "notebooks" / "zh"
 NAMES = sorted(p.stem for p in EN.glob("*.ipynb") if (ZH / p.name).exists())
-# get_ipython().<method>(...): what IPython's transformers make of %, %% and ! lines
-IPYTHON_CALLS = {"run_line_magic", "run_cell_magic", "system", "getoutput"}
 
-
-def python_source(cell_source: str) -> str:
-    """The cell as plain Python: IPython's magics and shell escapes transformed."""
-    try:
-        from IPython.core.inputtransformer2 import TransformerManager
-    except ImportError:  # no IPython: drop the lines no Python parser accepts
-        lines = cell_source.split("\n")
-        return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)
-    return TransformerManager().transform_cell(cell_source)
-
-
-def is_language_line(node: ast.stmt) -> bool:
-    """``attnlib.set_language("zh")`` as a statement of its own."""
-    return (
-        isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Call)
-        and isinstance(node.value.func, ast.Attribute)
-        and node.value.func.attr == "set_language"
-        and isinstance(node.value.func.value, ast.Name)
-        and node.value.func.value.id == "attnlib"
-        and [ast.literal_eval(a) for a in node.value.args if isinstance(a, ast.Constant)] == ["zh"]
-    )
-
-
-class _Placeholders(ast.NodeTransformer):
-    """Every str constant -> "S"; an f-string -> the expressions it formats, in order."""
-
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        func = node.func
-        if (
-            isinstance(func, ast.Attribute)
-            and func.attr in IPYTHON_CALLS
-            and isinstance(func.value, ast.Call)
-            and isinstance(func.value.func, ast.Name)
-            and func.value.func.id == "get_ipython"
-        ):
-            return node  # %magic arguments are code: compared verbatim
-        return self.generic_visit(node)
-
-    def visit_Constant(self, node: ast.Constant) -> ast.AST:
-        if isinstance(node.value, str):
-            return ast.copy_location(ast.Constant("S"), node)
-        return node
-
-    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
-        parts = [self.visit(v) for v in node.values if isinstance(v, ast.FormattedValue)]
-        # the placeholder plus the formatted values; a translation may move them about
-        # in the sentence (Chinese word order), so their order is not compared
-        parts.sort(key=ast.dump)
-        return ast.copy_location(ast.Tuple([ast.Constant("S"), *parts], ast.Load()), node)
-
-    def visit_FormattedValue(self, node: ast.FormattedValue) -> ast.AST:
-        node.value = self.visit(node.value)  # {x:.3f}: the spec is code, kept verbatim
-        return node
-
-
-def normalised(cell_source: str, *, drop_language_line: bool = False) -> ast.Module:
-    """The cell's syntax tree with strings as placeholders (and the language line gone)."""
-    tree = ast.parse(python_source(cell_source))
-    if drop_language_line:
-        tree.body = [stmt for stmt in tree.body if not is_language_line(stmt)]
-    return ast.fix_missing_locations(_Placeholders().visit(tree))
+sys.path.insert(0, str(ROOT / "tools"))
+from translation import is_language_line, normalised, python_source  # noqa: E402
 
 
 def code_cells(nb: nbformat.NotebookNode) -> list[tuple[int, str]]:

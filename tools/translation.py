@@ -21,6 +21,7 @@ empty hash, so it shows up as untranslated.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import sys
@@ -58,6 +59,87 @@ def with_setup(source: str) -> str:
     raise ValueError("no 'import attnlib' line in this cell")
 
 
+# ------------------------------------------------------------- code, strings aside
+# A Chinese code cell may translate its strings and comments (printed sentences,
+# titles, labels) and nothing else: tests/test_zh_code.py holds every cell to that,
+# and sync keeps a translated cell whose code is still the English code.
+
+# get_ipython().<method>(...): what IPython's transformers make of %, %% and ! lines
+IPYTHON_CALLS = {"run_line_magic", "run_cell_magic", "system", "getoutput"}
+
+
+def python_source(cell_source: str) -> str:
+    """The cell as plain Python: IPython's magics and shell escapes transformed."""
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+    except ImportError:  # no IPython: drop the lines no Python parser accepts
+        lines = cell_source.split("\n")
+        return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)
+    return TransformerManager().transform_cell(cell_source)
+
+
+def is_language_line(node: ast.stmt) -> bool:
+    """``attnlib.set_language("zh")`` as a statement of its own."""
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and node.value.func.attr == "set_language"
+        and isinstance(node.value.func.value, ast.Name)
+        and node.value.func.value.id == "attnlib"
+        and [ast.literal_eval(a) for a in node.value.args if isinstance(a, ast.Constant)] == ["zh"]
+    )
+
+
+class _Placeholders(ast.NodeTransformer):
+    """Every str constant -> "S"; an f-string -> the expressions it formats, in order."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in IPYTHON_CALLS
+            and isinstance(func.value, ast.Call)
+            and isinstance(func.value.func, ast.Name)
+            and func.value.func.id == "get_ipython"
+        ):
+            return node  # %magic arguments are code: compared verbatim
+        return self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        if isinstance(node.value, str):
+            return ast.copy_location(ast.Constant("S"), node)
+        return node
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
+        parts = [self.visit(v) for v in node.values if isinstance(v, ast.FormattedValue)]
+        # the placeholder plus the formatted values; a translation may move them about
+        # in the sentence (Chinese word order), so their order is not compared
+        parts.sort(key=ast.dump)
+        return ast.copy_location(ast.Tuple([ast.Constant("S"), *parts], ast.Load()), node)
+
+    def visit_FormattedValue(self, node: ast.FormattedValue) -> ast.AST:
+        node.value = self.visit(node.value)  # {x:.3f}: the spec is code, kept verbatim
+        return node
+
+
+def normalised(cell_source: str, *, drop_language_line: bool = False) -> ast.Module:
+    """The cell's syntax tree with strings as placeholders (and the language line gone)."""
+    tree = ast.parse(python_source(cell_source))
+    if drop_language_line:
+        tree.body = [stmt for stmt in tree.body if not is_language_line(stmt)]
+    return ast.fix_missing_locations(_Placeholders().visit(tree))
+
+
+def same_code(english: str, chinese: str) -> bool:
+    """True if the two cells differ only in strings, comments and the language line."""
+    try:
+        zh_tree = normalised(chinese, drop_language_line=True)
+    except SyntaxError:
+        return False
+    return ast.dump(normalised(english, drop_language_line=True)) == ast.dump(zh_tree)
+
+
 def expected_code(english: nbformat.NotebookNode) -> list[str]:
     """The code cells a Chinese notebook must hold, in order."""
     out, done = [], False
@@ -83,11 +165,20 @@ def sync(name: str) -> Path:
             info = cell.metadata.get("translation")
             if cell.cell_type == "markdown" and info:
                 kept[info["of"]] = cell
+    translated = {}  # the Chinese code cells, by English cell id: kept if still the same code
+    if old is not None:
+        for cell in old.cells:
+            if cell.cell_type == "code" and "translation" in cell.metadata:
+                translated[cell.metadata["translation"]["of"]] = cell.source
     codes = iter(expected_code(english))
     cells = []
     for cell in english.cells:
         if cell.cell_type == "code":
-            new = nbformat.v4.new_code_cell(next(codes))
+            source = next(codes)
+            previous = translated.get(cell.id)
+            if previous is not None and same_code(source, previous):
+                source = previous  # its translated strings and comments stay
+            new = nbformat.v4.new_code_cell(source)
             # tags, and how JupyterLab shows the cell (e.g. outputs stored collapsed)
             new.metadata = {k: v for k, v in cell.metadata.items() if k in ("tags", "jupyter")}
             new.metadata["translation"] = {"of": cell.id}
