@@ -67,6 +67,7 @@ NOTEBOOK = "notebooks/05_weighted_sum.ipynb"
 EXPLORER = "import attnlib\nattnlib.explorer(n=6, d_k=4, seed=0)"  # notebook 05's explorer cell
 LIMITS = {"n": (2, 32), "d_k": (1, 64), "seed": (0, 99)}
 V1 = "v1.kernel.websocket.jupyter.org"
+RATE = 500  # py-spy samples per second
 SETTLE_S = 0.02  # after the move's "idle": let the server finish its bookkeeping
 
 
@@ -114,11 +115,16 @@ class Server:
         self.log = (self.tmp / "server.log").open("w")
         self.proc = subprocess.Popen(
             [
-                sys.executable, "-m", "jupyter_server",
-                "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}",
-                f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={ROOT}",
+                sys.executable,
+                "-m",
+                "jupyter_server",
+                "--no-browser",
+                "--ServerApp.ip=127.0.0.1",
+                f"--ServerApp.port={self.port}",
+                f"--IdentityProvider.token={self.token}",
+                f"--ServerApp.root_dir={ROOT}",
                 *(["--allow-root"] if os.geteuid() == 0 else []),
-            ],  # fmt: skip
+            ],
             env=env,
             stdout=self.log,
             stderr=subprocess.STDOUT,
@@ -295,7 +301,9 @@ def describe(msg: dict, explorer: Explorer) -> str:
         state = data.get("state", {})
         if model == "HTML" and str(state.get("value", "")).startswith('<div style="font-size'):
             model = "HTML readout"
-        keys = ",".join(sorted([*state, *(".".join(map(str, p)) for p in data.get("buffer_paths", []))]))
+        keys = ",".join(
+            sorted([*state, *(".".join(map(str, p)) for p in data.get("buffer_paths", []))])
+        )
         echo = " (echo)" if data.get("method") == "echo_update" else ""
         return f"comm_msg {data.get('method', '?')}{echo}: {model} [{keys}]"
     return kind
@@ -400,9 +408,7 @@ def report(result: dict, title: str) -> dict:
         ("image_ms", "wall: send -> new picture"),
         ("idle_ms", "wall: send -> kernel idle"),
     ):
-        values = [
-            r["server_ms"] + r["kernel_ms"] if key == "total_ms" else r[key] for r in rows
-        ]
+        values = [r["server_ms"] + r["kernel_ms"] if key == "total_ms" else r[key] for r in rows]
         med, p95 = summary(values)
         figures[key] = {"median": round(med, 2), "p95": round(p95, 2)}
         print(f"  {label:<28} median {med:7.2f} ms   p95 {p95:7.2f} ms")
@@ -435,31 +441,59 @@ def report(result: dict, title: str) -> dict:
 # --------------------------------------------------------------------------- py-spy
 
 
-def collapsed_top(path: Path, count: int = 18) -> str:
-    """The functions with most samples in a py-spy raw (collapsed) file: inclusive and self."""
-    inclusive, own, total = collections.Counter(), collections.Counter(), 0
+# Where a thread waits rather than works: py-spy samples these too (it cannot always tell
+# an idle thread inside a container), so they are left out of the counts.
+WAITING = (
+    "select (selectors",
+    "_watch_pipe_fd (",
+    "Condition.wait (",
+    "GarbageCollectorThread.run (",
+    "device (",
+    "ParentPollerUnix.run (",
+    "poll (",
+)
+
+
+def collapsed_top(path: Path, cpu_ms: float, count: int = 25) -> str:
+    """The functions with most working samples in a py-spy raw (collapsed) file.
+
+    Inclusive (the function or anything it called; the trunk that nearly every sample
+    passes through, the event loop and the app's start, is left out) and self (the
+    function itself), as a share of the working samples and as ms of `cpu_ms`, the
+    process's mean CPU per move measured without py-spy (which slows what it samples).
+    """
+    inclusive, own, threads, total = collections.Counter(), collections.Counter(), {}, 0
     for line in path.read_text().splitlines():
         stack, _, n = line.rpartition(" ")
-        if not stack:
+        frames = stack.split(";")
+        if not stack or any(w in frames[-1] for w in WAITING):
             continue
         n = int(n)
         total += n
-        frames = [f.split(" (")[0] + " (" + f.split(" (")[-1].split(":")[0].rsplit("/", 1)[-1]
-                  for f in stack.split(";")[1:]]  # fmt: skip
-        for f in set(frames):
-            inclusive[f] += n
-        if frames:
-            own[frames[-1]] += n
-    lines = [f"{path.name}: {total} samples"]
+        thread = frames[0].split(": ")[-1]
+        threads[thread] = threads.get(thread, 0) + n
+        names = [f.split(" (")[0] for f in frames[1:]]
+        for name in set(names):
+            inclusive[name] += n
+        own[frames[-1].rsplit(":", 1)[0]] += n
+    per_ms = cpu_ms / max(total, 1)
+    trunk = [name for name, n in inclusive.items() if n > 0.96 * total]
+    for name in trunk:
+        del inclusive[name]
+    lines = [
+        f"{path.name}: {total} working samples, shares of {cpu_ms:.1f} ms per move "
+        f"(threads: {', '.join(f'{t} {n}' for t, n in threads.items())})"
+    ]
     for title, counter in (("inclusive", inclusive), ("self", own)):
         lines.append(f"  top {title}:")
         lines += [
-            f"    {100 * n / max(total, 1):5.1f}%  {name}" for name, n in counter.most_common(count)
+            f"    {100 * n / max(total, 1):5.1f}%  {n * per_ms:6.2f} ms  {name}"
+            for name, n in counter.most_common(count)
         ]
     return "\n".join(lines)
 
 
-def profiled(args, channel, explorer, server_pid, kernel_pid) -> None:
+def profiled(args, channel, explorer, server_pid, kernel_pid, cpu_ms: dict) -> None:
     out = Path(args.profile)
     out.mkdir(parents=True, exist_ok=True)
     spies = []
@@ -469,8 +503,11 @@ def profiled(args, channel, explorer, server_pid, kernel_pid) -> None:
             (
                 raw,
                 subprocess.Popen(
-                    [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(pid), "--rate", "500", "--format", "raw",
-                     "--threads", "--output", str(raw), "--duration", "600"],  # fmt: skip
+                    [
+                        str(Path(sys.executable).parent / "py-spy"),
+                        *f"record --pid {pid} --rate {RATE} --format raw --threads".split(),
+                        *["--duration", "600", "--output", str(raw)],
+                    ],
                     stdout=subprocess.DEVNULL,
                     stderr=(out / f"{who}.py-spy.log").open("w"),
                 ),
@@ -484,7 +521,10 @@ def profiled(args, channel, explorer, server_pid, kernel_pid) -> None:
     for _, spy in spies:
         spy.wait(60)
     print(f"\nunder py-spy (slower): {len(result['rows'])} moves; profiles in {out}/")
-    text = "\n\n".join(collapsed_top(raw) for raw, _ in spies)
+    text = "\n\n".join(
+        collapsed_top(raw, cpu_ms[who])
+        for (raw, _), who in zip(spies, ("kernel", "server"), strict=True)
+    )
     (out / "summary.txt").write_text(text + "\n")
     print(text)
 
@@ -532,7 +572,11 @@ def main() -> None:
         if args.json:
             Path(args.json).write_text(json.dumps(figures, indent=1))
         if args.profile:
-            profiled(args, channel, explorer, server.proc.pid, kernel_pid)
+            cpu_ms = {
+                who: statistics.mean(r[f"{who}_ms"] for r in result["rows"])
+                for who in ("kernel", "server")
+            }
+            profiled(args, channel, explorer, server.proc.pid, kernel_pid, cpu_ms)
         channel.ws.close()
 
 
