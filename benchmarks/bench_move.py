@@ -64,7 +64,11 @@ from jupyter_server.services.kernels.connection.base import (
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = "notebooks/05_weighted_sum.ipynb"
-EXPLORER = "import attnlib\nattnlib.explorer(n=6, d_k=4, seed=0)"  # notebook 05's explorer cell
+EXPLORER = "import attnlib\nattnlib.explorer(n={n}, d_k=4, seed=0)"  # notebook 05's cell: n = 6
+SELECT = (  # as after a click on cell (i, j): its outline, and its breakdown under the picture
+    "import attnlib\n_bench_e = attnlib.explorer(n={n}, d_k=4, seed=0)\n"
+    "_bench_e.select({cell})\n_bench_e"
+)
 LIMITS = {"n": (2, 32), "d_k": (1, 64), "seed": (0, 99)}
 V1 = "v1.kernel.websocket.jupyter.org"
 RATE = 500  # py-spy samples per second
@@ -100,8 +104,9 @@ def summary(values: list[float]) -> tuple[float, float]:
 class Server:
     """`jupyter server` in a temporary folder; a context manager."""
 
-    def __init__(self, tmp: Path):
+    def __init__(self, tmp: Path, config: dict | None = None, config_path: list[str] = ()):
         self.tmp, self.port, self.token = tmp, free_port(), secrets.token_hex(16)
+        self.config, self.config_path = config or {}, list(config_path)
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
 
@@ -110,7 +115,13 @@ class Server:
         for name in ("CONFIG_DIR", "DATA_DIR", "RUNTIME_DIR"):
             (self.tmp / name.lower()).mkdir()
             env[f"JUPYTER_{name}"] = str(self.tmp / name.lower())
-        env["JUPYTER_CONFIG_PATH"] = str(ROOT / "deploy" / "jupyterhub" / "server-config")
+        env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+            [*self.config_path, str(ROOT / "deploy" / "jupyterhub" / "server-config")]
+        )
+        if self.config:  # --server-config: on top of the students' settings
+            (self.tmp / "config_dir" / "jupyter_server_config.json").write_text(
+                json.dumps(self.config)
+            )
         env["IPYTHONDIR"] = str(self.tmp / "ipython")
         self.log = (self.tmp / "server.log").open("w")
         self.proc = subprocess.Popen(
@@ -333,6 +344,7 @@ def move(channel: Channel, explorer: Explorer, name: str, value: int, via: str) 
         )
     start = time.perf_counter()
     out = {"kinds": collections.Counter(), "bytes": collections.Counter(), "image_ms": None}
+    out["at_ms"] = collections.Counter()  # summed arrival times (ms after sending), by kind
     idle = False
     while not idle:
         msg, size = channel.recv(60)
@@ -342,6 +354,7 @@ def move(channel: Channel, explorer: Explorer, name: str, value: int, via: str) 
         label = describe(msg, explorer)
         out["kinds"][label] += 1
         out["bytes"][label] += size
+        out["at_ms"][label] += (time.perf_counter() - start) * 1e3
         content = msg["content"]
         if (
             msg["header"]["msg_type"] == "comm_msg"
@@ -360,16 +373,15 @@ def move(channel: Channel, explorer: Explorer, name: str, value: int, via: str) 
     return out
 
 
-def moves(channel, explorer, server_pid, kernel_pid, k, via) -> dict:
-    """K moves (d_k, seed, n in turn, one step each); per-move CPU, wall times, messages."""
-    names = ["d_k", "seed", "n"]
+def moves(channel, explorer, server_pid, kernel_pid, k, via, names) -> dict:
+    """K moves (`names` in turn, one step each); per-move CPU, wall times, messages."""
     rows = []
     ps_before = psutil_cpu_s(server_pid), psutil_cpu_s(kernel_pid)
     for i in range(k):
-        name = names[i % 3]
+        name = names[i % len(names)]
         low, high = LIMITS[name]
         now = explorer.values[name]
-        step = 1 if (i // 3) % 2 == 0 else -1
+        step = 1 if (i // len(names)) % 2 == 0 else -1
         value = now + step if low <= now + step <= high else now - step
         s0, k0 = cpu_ns(server_pid), cpu_ns(kernel_pid)
         sent0 = list(channel.sent)
@@ -412,7 +424,7 @@ def report(result: dict, title: str) -> dict:
         med, p95 = summary(values)
         figures[key] = {"median": round(med, 2), "p95": round(p95, 2)}
         print(f"  {label:<28} median {med:7.2f} ms   p95 {p95:7.2f} ms")
-    for name in ("d_k", "seed", "n"):
+    for name in dict.fromkeys(r["name"] for r in rows):
         mine = [r for r in rows if r["name"] == name]
         med = statistics.median(r["server_ms"] + r["kernel_ms"] for r in mine)
         print(f"    moves of {name:<5} server + kernel CPU median {med:6.2f} ms")
@@ -428,13 +440,17 @@ def report(result: dict, title: str) -> dict:
     )
     figures["frames_in"], figures["bytes_in"] = got
     figures["frames_out"], figures["bytes_out"] = sent
-    kinds, sizes = collections.Counter(), collections.Counter()
+    kinds, sizes, at = collections.Counter(), collections.Counter(), collections.Counter()
     for r in rows:
         kinds.update(r["kinds"])
         sizes.update(r["bytes"])
-    print("  received per move, by kind (count, mean bytes per message):")
-    for label, count in kinds.most_common():
-        print(f"    {count / k:5.2f} x {sizes[label] / count:8.0f} B  {label}")
+        at.update(r["at_ms"])
+    print("  received per move, by kind (count, mean bytes, mean arrival after sending):")
+    for label, count in sorted(kinds.items(), key=lambda item: at[item[0]] / item[1]):
+        print(
+            f"    {count / k:5.2f} x {sizes[label] / count:8.0f} B {at[label] / count:6.1f} ms  "
+            f"{label}"
+        )
     return figures
 
 
@@ -514,7 +530,7 @@ def profiled(args, channel, explorer, server_pid, kernel_pid, cpu_ms: dict) -> N
             )
         )
     time.sleep(2)  # py-spy attaches
-    result = moves(channel, explorer, server_pid, kernel_pid, args.moves, args.via)
+    result = moves(channel, explorer, server_pid, kernel_pid, args.moves, args.via, args.sliders)
     time.sleep(0.5)
     for _, spy in spies:
         spy.send_signal(signal.SIGINT)  # py-spy writes its file on Ctrl-C
@@ -532,12 +548,42 @@ def profiled(args, channel, explorer, server_pid, kernel_pid, cpu_ms: dict) -> N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--n", type=int, default=6, help="the explorer's n at the start")
+    parser.add_argument(
+        "--select",
+        metavar="I,J",
+        type=lambda t: tuple(int(x) for x in t.split(",")),
+        help="select cell (i, j) first, as a click does (outline and breakdown)",
+    )
+    parser.add_argument(
+        "--sliders",
+        default="d_k,seed,n",
+        type=lambda t: t.split(","),
+        help="the sliders moved in turn (default d_k,seed,n)",
+    )
     parser.add_argument("--via", choices=("comm", "execute"), default="comm")
     parser.add_argument("--protocol", choices=("v1", "legacy"), default="v1")
     parser.add_argument("--profile", metavar="DIR", help="profile with py-spy, write DIR/")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    parser.add_argument(
+        "--config-path",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="a folder of server settings to try, searched before deploy/jupyterhub/server-config",
+    )
+    parser.add_argument(
+        "--server-config",
+        metavar="JSON",
+        type=json.loads,
+        help='extra server settings to try, e.g. \'{"ZMQChannelsWebsocketConnection": '
+        '{"limit_rate": false}}\'',
+    )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="bench-move-") as tmp, Server(Path(tmp)) as server:
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-move-") as tmp,
+        Server(Path(tmp), args.server_config, args.config_path) as server,
+    ):
         r = server.api(
             "POST",
             "/api/sessions",
@@ -552,7 +598,8 @@ def main() -> None:
             if any(kernel_id in part for part in p.cmdline())
         )
         explorer = Explorer()
-        execute(channel, EXPLORER, explorer)
+        code = (SELECT if args.select else EXPLORER).format(n=args.n, cell=args.select)
+        execute(channel, code, explorer)
         if set(explorer.sliders) != set(LIMITS) or explorer.image is None:
             raise RuntimeError(f"no explorer among the widgets: {explorer.models}")
         if args.via == "execute":
@@ -560,13 +607,15 @@ def main() -> None:
         import attnlib
 
         print(
-            f"attnlib {attnlib.__version__}; one server and one kernel; moves via {args.via} "
-            f"over the {args.protocol} websocket protocol"
+            f"attnlib {attnlib.__version__}; one server and one kernel; explorer at n = {args.n}"
+            f"{f', cell {args.select} selected' if args.select else ''}; moves of "
+            f"{', '.join(args.sliders)} via {args.via} over the {args.protocol} websocket protocol"
         )
         idle = idle_rate(server.proc.pid, kernel_pid)
         print(f"idle CPU: server {idle[0]:.2f} ms/s, kernel {idle[1]:.2f} ms/s")
-        moves(channel, explorer, server.proc.pid, kernel_pid, 6, args.via)  # warm up
-        result = moves(channel, explorer, server.proc.pid, kernel_pid, args.moves, args.via)
+        pids = server.proc.pid, kernel_pid
+        moves(channel, explorer, *pids, 6, args.via, args.sliders)  # warm up
+        result = moves(channel, explorer, *pids, args.moves, args.via, args.sliders)
         figures = report(result, "per move")
         figures["load"] = os.getloadavg()
         if args.json:
