@@ -67,6 +67,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_attention.py
 	$(BIN)/python benchmarks/bench_explorer.py
 	$(BIN)/python benchmarks/bench_training.py
+	$(BIN)/python benchmarks/bench_move.py
 
 # The classroom page: the explorers, large, without code (Voila), on this machine only.
 PRESENT_PORT ?= 8866

@@ -60,3 +60,39 @@ def test_the_figure_is_the_same_object_through_every_path():
     for n in (4, 4, 9, 4):
         canvas.show(panels(n, seed=n))
     assert canvas.figure is figure and len(figure.axes) == 4
+
+
+def test_a_pasted_colorbar_is_not_rebuilt_and_the_figure_catches_up(monkeypatch):
+    from matplotlib.colorbar import Colorbar
+
+    canvas = FastCanvas()
+    seeds = [0, 1, 2, 3, 0, 1, 2, 3]  # the scores' limits change; the last four bars are cached
+    canvas.show(panels(6, seed=seeds[0]))
+    rebuilt = []
+    original = Colorbar.update_normal
+    monkeypatch.setattr(
+        Colorbar,
+        "update_normal",
+        lambda bar, mappable: (rebuilt.append(bar), original(bar, mappable)),
+    )
+    limits = set()
+    for seed in seeds[1:4]:
+        canvas.show(panels(6, seed=seed))
+        limits.add(canvas._panels.heatmaps[0].image.get_clim())
+    first = len(rebuilt)
+    for seed in seeds[4:]:
+        png = canvas.show(panels(6, seed=seed))
+    assert len(limits) > 1 and canvas.fast_redraws == 7
+    assert len(rebuilt) == first, "a colorbar whose pixels were cached was rebuilt"
+    # whoever takes the figure gets its colorbars up to date: a full draw of it equals a full
+    # draw of a canvas that showed these numbers first
+    figure = canvas.figure
+    assert len(rebuilt) > first
+    figure.canvas.draw()
+    fresh = FastCanvas()
+    fresh.show(panels(6, seed=seeds[-1]))
+    fresh.figure.canvas.draw()
+    np.testing.assert_array_equal(
+        np.asarray(figure.canvas.buffer_rgba()), np.asarray(fresh.figure.canvas.buffer_rgba())
+    )
+    assert png  # (the fast picture itself is compared with static figures above)

@@ -296,3 +296,20 @@ def test_controls_and_view_data_are_read_not_set_on_the_widget():
         ValueError, match=r"view data name\(s\) \['layout'\] are taken by the widget"
     ):
         Clashing(n=4)
+
+
+def test_a_change_of_n_sends_each_menu_one_message(monkeypatch):
+    # New labels move the menu's index too; held together they reach the browser as one
+    # comm message per menu, with the selection (here (4, 4), kept) in the same message.
+    e = attnlib.explorer(n=6)
+    e.select((4, 4))
+    sent = {menu.description: [] for menu in (e.query_i, e.key_j)}
+    for menu in (e.query_i, e.key_j):
+        monkeypatch.setattr(
+            menu, "_send", lambda msg, buffers=None, name=menu.description: sent[name].append(msg)
+        )
+    e.n.value = 7
+    for name, messages in sent.items():
+        assert len(messages) == 1, f"{name}: {messages}"
+        assert {"_options_labels", "index"} <= set(messages[0]["state"])
+    assert (e.query_i.value, e.key_j.value) == (4, 4) and len(e.query_i.options) == 8

@@ -322,11 +322,12 @@ class Explorer(widgets.VBox):
             ):
                 names = [f"{m}: {labels[m]}" if labels else str(m) for m in range(count)]
                 options = ((tr("none"), NO_CELL_VALUE), *zip(names, range(count), strict=True))
-                if menu.options != options:
-                    menu.options = options
                 value = NO_CELL_VALUE if self.selection is None else self.selection[k]
-                if menu.value != value:
-                    menu.value = value
+                with menu.hold_sync():  # new labels and the index: one message, not two or three
+                    if menu.options != options:
+                        menu.options = options
+                    if menu.value != value:
+                        menu.value = value
         finally:
             self._syncing = False
 
