@@ -43,6 +43,27 @@ def drop_widget_views(nb) -> None:
             if WIDGET_VIEW in data and ("image/png" in data or "text/plain" in data):
                 del data[WIDGET_VIEW]
     nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        if "outputs" in cell:
+            cell.outputs = merge_streams(cell.outputs)
+
+
+def merge_streams(outputs: list) -> list:
+    """Consecutive prints to the same stream as one output: how the kernel batched
+    them into messages varies from run to run, and would show as a diff."""
+    merged = []
+    for output in outputs:
+        last = merged[-1] if merged else None
+        if (
+            output.get("output_type") == "stream"
+            and last is not None
+            and last.get("output_type") == "stream"
+            and last.get("name") == output.get("name")
+        ):
+            last["text"] = "".join(last["text"]) + "".join(output["text"])
+        else:
+            merged.append(output)
+    return merged
 
 
 def execute(path: Path) -> float:
