@@ -70,6 +70,17 @@ def my_qkv(X, W_Q, W_K, W_V):
     return Q, K, V
 
 
+def my_fused_qkv(X, W_QKV, d_k):
+    """One product, then split the columns into Q, K, V (checks.check_fused_qkv)."""
+    QKV = X @ W_QKV  # (n, d) @ (d, 3 d_k) -> (n, 3 d_k)
+    return QKV[:, :d_k], QKV[:, d_k : 2 * d_k], QKV[:, 2 * d_k :]  # (n, d_k) each
+
+
+def my_softmax_temperature(scores, T):
+    """softmax(scores / T) along each row (checks.check_softmax_temperature)."""
+    return my_softmax(np.asarray(scores, dtype=float) / T)  # T > 1 flattens, T < 1 sharpens
+
+
 def my_column_form(X_cols, W_Q):
     """Queries with tokens as columns: q_i = W_Qᵀ x_i (checks.check_column_form)."""
     return W_Q.T @ X_cols  # (d_k, d) @ (d, n) -> (d_k, n)
@@ -153,6 +164,27 @@ def predict_alpha(att, i=1, j=2):
 
     exps = [math.exp(float(s)) for s in att.scores[i]]
     return exps[j] / sum(exps)
+
+
+def predict_moved_token(perm=(5, 3, 0, 4, 1, 2), i=1):
+    """Row r of X[perm] is old token perm[r]: token i lands where perm holds i (check_prediction_moved_token)."""  # noqa: E501
+    return list(perm).index(i)
+
+
+def predict_exps(att, i=1):
+    """Subtract the row's largest score, then exp of each (check_prediction_exps)."""
+    import math
+
+    row = [float(s) for s in att.scores[i]]
+    return [math.exp(s - max(row)) for s in row]
+
+
+def predict_output(att, i=1):
+    """z_i = Σ_j α_ij v_j, one coordinate at a time (check_prediction_output)."""
+    alpha, V = att.weights[i], att.V
+    return [
+        sum(float(alpha[j]) * float(V[j, c]) for j in range(len(alpha))) for c in range(V.shape[1])
+    ]
 
 
 # --- notebook 06: what attention learns ---

@@ -28,6 +28,7 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 EN = ROOT / "notebooks"
 ZH = EN / "zh"
+COLLAPSED = "jp-MarkdownHeadingCollapsed"  # JupyterLab: the heading opens collapsed
 SETUP = 'attnlib.set_language("zh")  # 中文版：attnlib 的输出用中文'
 
 
@@ -79,14 +80,20 @@ def sync(name: str) -> Path:
     for cell in english.cells:
         if cell.cell_type == "code":
             new = nbformat.v4.new_code_cell(next(codes))
-            new.metadata = {k: v for k, v in cell.metadata.items() if k == "tags"}
+            # tags, and how JupyterLab shows the cell (e.g. outputs stored collapsed)
+            new.metadata = {k: v for k, v in cell.metadata.items() if k in ("tags", "jupyter")}
             new.metadata["translation"] = {"of": cell.id}
             cells.append(new)
-        elif cell.id in kept:
-            cells.append(kept[cell.id])
         else:
-            new = nbformat.v4.new_markdown_cell(cell.source)
-            new.metadata["translation"] = {"of": cell.id, "en_sha": ""}
+            if cell.id in kept:
+                new = kept[cell.id]
+            else:
+                new = nbformat.v4.new_markdown_cell(cell.source)
+                new.metadata["translation"] = {"of": cell.id, "en_sha": ""}
+            # a heading that opens collapsed in English opens collapsed in Chinese
+            new.metadata.pop(COLLAPSED, None)
+            if cell.metadata.get(COLLAPSED):
+                new.metadata[COLLAPSED] = True
             cells.append(new)
     nb = nbformat.v4.new_notebook(cells=cells, metadata=english.metadata)
     if old is not None:  # keep the outputs of unchanged code cells until the next execution

@@ -9,7 +9,9 @@ bare traceback: it reports it instead.
 - :mod:`.runner`: the result type and the one way a check runs and reports a failed step;
 - :mod:`.inputs`: exercises of 2.1 and 2.2.1 (two sequences, reordering, embeddings, shapes);
 - :mod:`.formulas`: exercises of 2.2.2 to 2.2.4 (Q, K, V, scores, softmax, weighted sum);
-- :mod:`.predictions`: predictions written before a cell runs (a shape, a score, a weight);
+- :mod:`.predictions`: predictions written before a cell runs (a shape, a count), read;
+- :mod:`.worked`: 04's predictions (a score by hand, a variance, the winning key);
+- :mod:`.weights`: 05's predictions (exps, a weight and an output by hand, doubled scores);
 - :mod:`.learned`: exercises of notebook 06 (the softmax's and the loss's gradients, a pick);
 - :mod:`.next_steps`: notebook 07's exercises (a causal mask, masked weights, heads).
 
@@ -25,10 +27,12 @@ Examples
 
 from .formulas import (
     check_column_form,
+    check_fused_qkv,
     check_qkv,
     check_row_entropy,
     check_scores,
     check_softmax,
+    check_softmax_temperature,
     check_weighted_sum,
 )
 from .inputs import (
@@ -46,18 +50,25 @@ from .next_steps import (
     check_split_heads,
 )
 from .predictions import (
-    check_prediction_alpha,
     check_prediction_cost_ratio,
     check_prediction_cross_shape,
-    check_prediction_doubled_scores,
     check_prediction_embedding_row,
+    check_prediction_moved_token,
     check_prediction_qkv_shapes,
-    check_prediction_score,
-    check_prediction_score_variance,
-    check_prediction_winner,
     check_prediction_X_shape,
 )
 from .runner import CheckResult
+from .weights import (
+    check_prediction_alpha,
+    check_prediction_doubled_scores,
+    check_prediction_exps,
+    check_prediction_output,
+)
+from .worked import (
+    check_prediction_score,
+    check_prediction_score_variance,
+    check_prediction_winner,
+)
 
 __all__ = [
     "CheckResult",
@@ -65,6 +76,7 @@ __all__ = [
     "check_column_form",
     "check_cross_scores",
     "check_embedding_lookup",
+    "check_fused_qkv",
     "check_loss_gradient",
     "check_merge_heads",
     "check_one_hot",
@@ -76,6 +88,9 @@ __all__ = [
     "check_prediction_cross_shape",
     "check_prediction_doubled_scores",
     "check_prediction_embedding_row",
+    "check_prediction_exps",
+    "check_prediction_moved_token",
+    "check_prediction_output",
     "check_prediction_qkv_shapes",
     "check_prediction_score",
     "check_prediction_score_variance",
@@ -87,6 +102,7 @@ __all__ = [
     "check_shapes",
     "check_softmax",
     "check_softmax_backward",
+    "check_softmax_temperature",
     "check_split_heads",
     "check_weighted_sum",
 ]

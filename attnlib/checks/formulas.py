@@ -64,6 +64,14 @@ def check_softmax(func: Callable) -> str:
         got = expect_array(call(func, scores.copy(), hint=hint), what, hint)
         if not np.isfinite(got).all():
             raise Failure(tr("on {what} your softmax gave nan (or inf)", what=what), hint)
+        if close(got, softmax(scores, axis=0)) and not close(got, softmax(scores)):
+            raise Failure(
+                tr("on {what} your softmax runs down the columns (axis=0)", what=what),
+                tr(
+                    "each query shares out its attention over the keys of its own row: "
+                    "normalise along the last axis (axis=-1), so that every row sums to 1"
+                ),
+            )
         compare(got, softmax(scores), what, hint)
     return tr("passed on small scores and on scores of size 1000; each row sums to 1")
 
@@ -206,7 +214,11 @@ def check_scores(func: Callable) -> str:
     CheckResult
         Passed, or what went wrong and a hint.
     """
-    hint = tr("score_ij = q_i . k_j / √d_k, i.e. Q @ K.T / np.sqrt(d_k) with d_k = Q.shape[1]")
+    # the formula, not the code: which rows pair with which, and what to divide by
+    hint = tr(
+        "score_ij is the dot product of row i of Q with row j of K, divided by the square "
+        "root of their length"
+    )
     cases = [
         (tr("4 tokens with d_k = 9"), *_case(3, (4, 9), (4, 9))),
         (tr("3 queries and 5 keys with d_k = 4"), *_case(4, (3, 4), (5, 4))),
@@ -348,3 +360,93 @@ def check_weighted_sum(func: Callable) -> str:
             )
         compare(got, expected, what, hint)
     return tr("Z = weights @ V for a 4 × 4 and a 3 × 5 weight matrix")
+
+
+@check
+def check_fused_qkv(func: Callable) -> str:
+    """Check ``func(X, W_QKV, d_k) -> (Q, K, V)`` with one fused weight matrix (03, transfer).
+
+    Many libraries store W_Q, W_K and W_V side by side as one (d, 3 d_k)
+    matrix ``W_QKV = [W_Q | W_K | W_V]`` and do a single product. The test
+    uses n = 5, d = 6, d_k = 3, and checks Q, K, V against X @ W_Q, X @ W_K,
+    X @ W_V.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(X, W_QKV, d_k)`` with X of shape (n, d) and W_QKV of shape
+        (d, 3 d_k); returns the tuple (Q, K, V), each of shape (n, d_k).
+
+    Returns
+    -------
+    CheckResult
+        Passed, or what went wrong and a hint.
+    """
+    X, W_Q, W_K, W_V = _case(7, (5, 6), (6, 3), (6, 3), (6, 3))
+    W_QKV = np.concatenate([W_Q, W_K, W_V], axis=1)  # (d, 3 d_k): columns side by side
+    hint = tr("one product X @ W_QKV gives (n, 3 d_k); its first d_k columns are Q, then K, then V")
+    got = expect_value(call(func, X.copy(), W_QKV.copy(), 3, hint=hint))
+    if not isinstance(got, (tuple, list)) or len(got) != 3:
+        raise Failure(
+            tr("expected three arrays (Q, K, V), got {kind}", kind=type(got).__name__), hint
+        )
+    wanted = {"Q": X @ W_Q, "K": X @ W_K, "V": X @ W_V}  # (n, d) @ (d, d_k) -> (n, d_k) each
+    for (label, expected), arr in zip(wanted.items(), got, strict=True):
+        what = f"{label} (n = 5, d = 6, d_k = 3)"
+        arr = expect_array(arr, what, hint)
+        if arr.shape == expected.shape:
+            for other, value in wanted.items():
+                if other != label and close(arr, value):
+                    raise Failure(
+                        tr("your {label} equals the true {other}", label=label, other=other),
+                        tr("the columns come in the order Q, K, V: columns 0 to d_k - 1 are Q"),
+                    )
+        compare(arr, expected, what, hint)
+    return tr("Q, K and V from one product, split along the columns: the same as three products")
+
+
+@check
+def check_softmax_temperature(func: Callable) -> str:
+    """Check ``func(scores, T) -> softmax(scores / T)`` along each row (05, transfer).
+
+    The temperature T divides every score before the softmax: T > 1 flattens
+    each row, T < 1 sharpens it, and T = √d_k is the scaling of 2.2.3. Tested
+    with T = 1, 2 and 0.5, and on scores of size 1000 with T = 0.5.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(scores, T)`` with scores of shape (n_q, n_kv) and T > 0;
+        returns the weights, same shape.
+
+    Returns
+    -------
+    CheckResult
+        Passed, or what went wrong and a hint.
+    """
+    scores = np.array([[1.0, 2.0, 3.0], [0.5, 0.0, -0.5]])
+    hint = tr("divide every score by T, then take the row-wise softmax as before")
+    for T in (1.0, 2.0, 0.5):
+        what = tr("small scores with T = {T:g}", T=T)
+        got = expect_array(call(func, scores.copy(), T, hint=hint), what, hint)
+        if T != 1 and close(got, softmax(scores * T)):
+            raise Failure(
+                tr("for {what} you multiplied by T", what=what),
+                tr("a higher temperature must flatten the rows: divide the scores by T"),
+            )
+        if T != 1 and close(got, softmax(scores) / T):
+            raise Failure(
+                tr("for {what} your rows do not sum to 1", what=what),
+                tr("divide the scores, not the weights: softmax(scores / T)"),
+            )
+        compare(got, softmax(scores / T), what, hint)
+    big = np.array([[1000.0, 999.0, 0.0]])
+    what = tr("scores of size 1000 with T = 0.5")
+    got = expect_array(call(func, big.copy(), 0.5, hint=hint), what, hint)
+    if not np.isfinite(got).all():
+        raise Failure(
+            tr("on {what} your softmax gave nan (or inf)", what=what),
+            tr("subtract each row's maximum after dividing by T"),
+        )
+    compare(got, softmax(big / 0.5), what, hint)
+    return tr("softmax(scores / T) for T = 1, 2 and 0.5, and on scores of size 1000")

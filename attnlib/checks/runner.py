@@ -24,11 +24,17 @@ Examples
 >>> check_double(lambda x: x + 1)
 ✗ check_double: for x = 2, entry () is 3 but should be 4
   Hint: multiply by 2
+
+A step may also say what to show on a first wrong try (``Failure(..., first=...)``):
+a hint that points to the step, without the answer. The answer comes with the
+next wrong try of the same check, or at once with ``reveal=True``. Each check
+counts its own wrong tries; ``check_x.reset()`` starts it afresh.
 """
 
 from __future__ import annotations
 
 import functools
+import html
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,29 +60,69 @@ class CheckResult:
     passed: bool
     message: str
     hint: str = ""
+    #: a last line for a first wrong try: how to get the worked answer
+    more: str = ""
     # how the hint is introduced, in the language the check ran in (as its message is)
     hint_line: str = field(default_factory=lambda: tr("Hint: {hint}"), compare=False, repr=False)
 
-    def __str__(self) -> str:
+    def lines(self) -> list[str]:
+        """The printed lines: the verdict, then (on a failure) the hint and what comes next."""
         mark = "✓" if self.passed else "✗"
-        text = f"{mark} {self.name}: {self.message}"
+        out = [f"{mark} {self.name}: {self.message}"]
         if self.hint and not self.passed:
-            text += "\n  " + self.hint_line.format(hint=self.hint)
-        return text
+            out.append("  " + self.hint_line.format(hint=self.hint))
+        if self.more and not self.passed:
+            out.append("  " + self.more)
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
 
     __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        # green for a pass, red for a failure; the ✓ / ✗ and the words carry the same
+        # meaning without colour (a colour-blind reader, a black-and-white printout)
+        colour = "#1a7f37" if self.passed else "#cf222e"
+        first, *rest = [html.escape(line) for line in self.lines()]
+        verdict, colon, said = first.partition(":")  # "✗ check_x" : " the message"
+        style = f"color: {colour}; font-weight: bold"
+        head = f'<span style="{style}">{verdict}</span>'
+        body = colon + said
+        return (
+            '<pre style="white-space: pre-wrap; margin: 0">'
+            + "\n".join([head + body, *rest])
+            + "</pre>"
+        )
 
     def __bool__(self) -> bool:
         return self.passed
 
 
 class Failure(Exception):
-    """A failed step of a check: what went wrong, and a hint for the learner."""
+    """A failed step of a check: what went wrong, and a hint for the learner.
 
-    def __init__(self, message: str, hint: str = "") -> None:
+    `first`, when given, is the (message, hint) to show instead on the learner's
+    first wrong try: it names the step to redo, not the answer. A Failure with
+    `first` counts as a wrong try; one without (an answer not written yet, of
+    the wrong kind) does not.
+    """
+
+    def __init__(self, message: str, hint: str = "", first: tuple[str, str] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.first = first
+
+
+class Attempts:
+    """How many wrong tries one check has seen since it last passed or was reset."""
+
+    def __init__(self) -> None:
+        self.wrong = 0
+
+    def reset(self) -> None:
+        self.wrong = 0
 
 
 def check(body: Callable[..., str]) -> Callable[..., CheckResult]:
@@ -95,16 +141,30 @@ def check(body: Callable[..., str]) -> Callable[..., CheckResult]:
         failed with the first Failure's message and hint, or passed.
     """
 
+    attempts = Attempts()  # this check's own count, not shared with any other check
+
     @functools.wraps(body)
-    def run(*args, **kwargs) -> CheckResult:
+    def run(*args, reveal: bool = False, **kwargs) -> CheckResult:
         try:
             message = body(*args, **kwargs)
         except Failure as failure:
+            if failure.first is None:
+                return CheckResult(body.__name__, False, failure.message, failure.hint)
+            if reveal:  # asked for the answer: not a try, and the answer is shown
+                return CheckResult(body.__name__, False, failure.message, failure.hint)
+            attempts.wrong += 1
+            if attempts.wrong == 1:
+                said, step = failure.first
+                more = tr("Try again; a second wrong try, or reveal=True, shows the worked answer.")
+                return CheckResult(body.__name__, False, said, step, more)
             return CheckResult(body.__name__, False, failure.message, failure.hint)
+        attempts.reset()
         return CheckResult(body.__name__, True, message)
 
+    run.attempts = attempts
+    run.reset = attempts.reset
     # help() shows what the caller gets: the body returns a str, the check a CheckResult
-    run.__annotations__ = {**body.__annotations__, "return": "CheckResult"}
+    run.__annotations__ = {**body.__annotations__, "reveal": bool, "return": "CheckResult"}
     return run
 
 

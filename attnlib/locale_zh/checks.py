@@ -177,9 +177,6 @@ MESSAGES = {
     "you did not scale: these are the raw q_i . k_j": "你没有缩放：这些是原始的 q_i . k_j",
     "you divided by d_k = {d_k}": "你除以的是 d_k = {d_k}",
     "you divided by {scale:.4g}": "你除以的是 {scale:.4g}",
-    "score_ij = q_i . k_j / √d_k, i.e. Q @ K.T / np.sqrt(d_k) with d_k = Q.shape[1]": (
-        "score_ij = q_i . k_j / √d_k，也就是 Q @ K.T / np.sqrt(d_k)，其中 d_k = Q.shape[1]"
-    ),
     "4 tokens with d_k = 9": "4 个词元、d_k = 9 的情形",
     "3 queries and 5 keys with d_k = 4": "3 个查询向量、5 个键向量、d_k = 4 的情形",
     "for {what} you returned shape {got}, (d_k, d_k); expected {want}, (n_q, n_kv)": (
@@ -441,11 +438,6 @@ MESSAGES = {
     "this row is uniform: all its scores are equal, so doubling keeps them equal": (
         "这一行是均匀的：所有注意力分数都相等，翻倍后仍然相等"
     ),
-    "row {i}'s scores ({row})": "第 {i} 行的注意力分数（{row}）",
-    "row {i}'s scores minus their maximum": "第 {i} 行的注意力分数减去其最大值",
-    "exp of {of} is {exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}": (
-        "对{of}取 exp 得 {exps}，总和 {total:.4g}，而 {e_j:.4g} / {total:.4g} = {right:.4g}"
-    ),
     "right: α_{i}{j} = {right:.4g}: {working}": "正确：α_{i}{j} = {right:.4g}：{working}",
     "you predicted {guess:.4g}, but α_{i}{j} = {right:.4g}": (
         "你预测的是 {guess:.4g}，但 α_{i}{j} = {right:.4g}"
@@ -627,5 +619,134 @@ MESSAGES = {
     ),
     "the heads side by side, head 0 first: equal to multi_head_attention's Z": (
         "各个头左右并排，头 0 在最前：与 multi_head_attention 的 Z 相同"
+    ),
+    # --- issue 21: a first wrong try names the step; softmax down the columns ---
+    "score_ij is the dot product of row i of Q with row j of K, divided by the square root of their length": (
+        "score_ij 是 Q 的第 i 行与 K 的第 j 行的点积，再除以这两个向量长度（维度）的平方根"
+    ),
+    "on {what} your softmax runs down the columns (axis=0)": (
+        "在 {what} 上，你的 softmax 是沿列（axis=0）归一化的"
+    ),
+    "each query shares out its attention over the keys of its own row: normalise along the last axis (axis=-1), so that every row sums to 1": (
+        "每个查询向量只在自己这一行的键向量之间分配注意力：沿最后一个轴（axis=-1）归一化，让每一行的和为 1"
+    ),
+    "your prediction {answer!r} is not right yet": ("你的预测 {answer!r} 还不对"),
+    "which sequence gives the rows of the scores, and which the columns?": (
+        "注意力分数的行来自哪个序列，列又来自哪个序列？"
+    ),
+    "count the scores: how many rows and how many columns?": (
+        "数一数注意力分数：有多少行，多少列？"
+    ),
+    "what does one row of X hold, and how many rows are there?": (
+        "X 的一行装的是什么？一共有多少行？"
+    ),
+    "the table's rows are numbered by the vocabulary, not by the position in the sentence": (
+        "表的行号按词表排，而不是按词在句子中的位置排"
+    ),
+    "each is X times a weight matrix: the rows come from X, the columns from W": (
+        "三者都是 X 乘以一个权重矩阵：行数来自 X，列数来自 W"
+    ),
+    "redo it in three steps: the products q_{i}[c] k_{j}[c], their sum, then the scaling": (
+        "分三步重算：先算各个乘积 q_{i}[c] k_{j}[c]，再求和，最后缩放"
+    ),
+    "q · k is a sum of d_k independent products: how do the variances of such terms combine?": (
+        "q · k 是 d_k 个相互独立的乘积之和：这样的项相加时，方差怎样合起来？"
+    ),
+    "{token!r} appears more than once among the keys": (
+        "{token!r} 在键向量对应的词元中出现了不止一次"
+    ),
+    "write the key's index instead, counting from 0": ("请改写这个键的下标，从 0 开始数"),
+    "compare the scores of row {i} with each other: the softmax keeps their order": (
+        "把第 {i} 行的几个注意力分数相互比一比：softmax 不改变它们的大小顺序"
+    ),
+    "what does doubling do to the gaps between the scores, and the softmax sees only gaps": (
+        "分数翻倍后，分数之间的差距会怎样？softmax 只看这些差距"
+    ),
+    "row {i}'s scores {row} minus their maximum {top:.4g} are {shifted}; their exps are {exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}": (
+        "第 {i} 行的注意力分数 {row} 减去其中最大的 {top:.4g}，得到 {shifted}；它们的指数是 {exps}，总和 {total:.4g}，于是 {e_j:.4g} / {total:.4g} = {right:.4g}"
+    ),
+    "subtract the row's largest score, take the exponential of each, then divide the one of key {j} by their sum": (
+        "先减去这一行最大的分数，再对每个取指数，最后用键 {j} 的那个除以它们的总和"
+    ),
+    "Try again; a second wrong try, or reveal=True, shows the worked answer.": (
+        "再试一次；第二次答错，或加上 reveal=True，就会显示参考答案。"
+    ),
+    # --- issue 21: a moved token (01), exps and an output by hand (05) ---
+    "right: row {r}, because perm[{r}] = {i}: {word!r} keeps its output, z moves with it": (
+        "对：第 {r} 行，因为 perm[{r}] = {i}：{word!r} 的输出不变，z 跟着它一起移动"
+    ),
+    "you predicted row {r}, but the output of {word!r} is now in row {right}": (
+        "你预测的是第 {r} 行，但 {word!r} 的输出现在在第 {right} 行"
+    ),
+    "perm[{i}] = {p} says which old token goes to row {i}; you need the row r with perm[r] = {i}": (
+        "perm[{i}] = {p} 说的是哪个旧词元被放到第 {i} 行；你要找的是满足 perm[r] = {i} 的那一行 r"
+    ),
+    "the token moved: row r of X[perm] is old token perm[r]": (
+        "这个词元已经换了位置：X[perm] 的第 r 行是旧的第 perm[r] 个词元"
+    ),
+    "row r of X[perm] is old token perm[r]: find the r with perm[r] = {i}": (
+        "X[perm] 的第 r 行是旧的第 perm[r] 个词元：找出满足 perm[r] = {i} 的 r"
+    ),
+    "row r of X[perm] is old token perm[r]: which r holds token {i}?": (
+        "X[perm] 的第 r 行是旧的第 perm[r] 个词元：哪个 r 装着词元 {i}？"
+    ),
+    "right: {exps}, sum {total:.4g}; the largest score gives e^0 = 1": (
+        "对：{exps}，总和 {total:.4g}；最大的分数给出 e^0 = 1"
+    ),
+    "you predicted {got}, but the exps are {want}": ("你预测的是 {got}，但这些指数是 {want}"),
+    "those are exp of the scores themselves; subtract the row's maximum first": (
+        "这是分数本身的指数；要先减去这一行的最大值"
+    ),
+    "those are the shifted scores; the exponential of each is still to take": (
+        "这是平移后的分数；还要对每个取指数"
+    ),
+    "the scores {row} minus their maximum {top:.4g} are {shifted}; exp of each is {exps}": (
+        "分数 {row} 减去其中最大的 {top:.4g}，得到 {shifted}；各自的指数是 {exps}"
+    ),
+    "subtract the row's largest score from each score, then take exp of each": (
+        "每个分数先减去这一行最大的分数，再对每个取指数"
+    ),
+    "right: z_{i} = {z}: {terms}": ("对：z_{i} = {z}：{terms}"),
+    "you predicted {got}, but z_{i} = {want}": ("你预测的是 {got}，但 z_{i} = {want}"),
+    "you mixed with column {i} of α; z_{i} uses row {i}: {terms}": (
+        "你用 α 的第 {i} 列做了混合；z_{i} 用的是第 {i} 行：{terms}"
+    ),
+    "that is the plain average of the values; weigh each v_j by α_{i}j: {terms}": (
+        "这是值向量的简单平均；每个 v_j 要按 α_{i}j 加权：{terms}"
+    ),
+    "for each coordinate c, add α_{i}j · v_j[c] over the keys j: the weights of row {i}": (
+        "对每个坐标 c，把所有键 j 的 α_{i}j · v_j[c] 加起来：用的是第 {i} 行的注意力权重"
+    ),
+    "your prediction {answer!r} is not {n} numbers": ("你的预测 {answer!r} 不是 {n} 个数"),
+    "write a list of {n} numbers, such as [0.1, 0.2, 0.3]": (
+        "写一个含 {n} 个数的列表，例如 [0.1, 0.2, 0.3]"
+    ),
+    # --- issue 21: transfer exercises, a fused W_QKV (03) and a temperature (05) ---
+    "one product X @ W_QKV gives (n, 3 d_k); its first d_k columns are Q, then K, then V": (
+        "一次乘法 X @ W_QKV 得到 (n, 3 d_k)；前 d_k 列是 Q，接着是 K，再接着是 V"
+    ),
+    "your {label} equals the true {other}": ("你的 {label} 等于真正的 {other}"),
+    "the columns come in the order Q, K, V: columns 0 to d_k - 1 are Q": (
+        "各列按 Q、K、V 的顺序排列：第 0 到第 d_k - 1 列是 Q"
+    ),
+    "Q, K and V from one product, split along the columns: the same as three products": (
+        "一次乘法再按列切开得到 Q、K、V：与三次乘法的结果相同"
+    ),
+    "divide every score by T, then take the row-wise softmax as before": (
+        "先把每个注意力分数除以 T，再像之前一样按行做 softmax"
+    ),
+    "small scores with T = {T:g}": ("T = {T:g} 时的一组小分数"),
+    "for {what} you multiplied by T": ("对于 {what}，你乘上了 T"),
+    "a higher temperature must flatten the rows: divide the scores by T": (
+        "温度越高，各行应该越平：要把分数除以 T"
+    ),
+    "for {what} your rows do not sum to 1": ("对于 {what}，你的各行加起来不等于 1"),
+    "divide the scores, not the weights: softmax(scores / T)": (
+        "要除的是分数，不是注意力权重：softmax(scores / T)"
+    ),
+    "scores of size 1000 with T = 0.5": ("T = 0.5 时大小为 1000 的分数"),
+    "subtract each row's maximum after dividing by T": ("除以 T 之后，再减去每一行的最大值"),
+    "softmax(scores / T) for T = 1, 2 and 0.5, and on scores of size 1000": (
+        "T = 1、2、0.5 时的 softmax(scores / T) 都对，大小为 1000 的分数也对"
     ),
 }

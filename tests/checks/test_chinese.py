@@ -55,12 +55,12 @@ SAMPLE = {
         lambda: checks.check_scores(lambda Q, K: Q @ K.T / Q.shape[1]),
     ),
     "predictions": (
-        lambda: checks.check_prediction_cost_ratio(4),
-        lambda: checks.check_prediction_score(0.21),
+        lambda: checks.check_prediction_cost_ratio(4, reveal=True),
+        lambda: checks.check_prediction_score(0.21, reveal=True),
     ),
     "predictions (working shown)": (
-        lambda: checks.check_prediction_alpha(0.70),
-        lambda: checks.check_prediction_alpha(0.5),
+        lambda: checks.check_prediction_alpha(0.70, reveal=True),
+        lambda: checks.check_prediction_alpha(0.5, reveal=True),
     ),
     "learned": (
         lambda: checks.check_softmax_backward(solutions.my_softmax_backward),
@@ -74,9 +74,9 @@ SAMPLE = {
     ),
     "next_steps (a prediction)": (
         lambda: checks.check_prediction_zero_weights(
-            [(i, j) for i in range(5) for j in range(5) if j > i or j >= 3]
+            [(i, j) for i in range(5) for j in range(5) if j > i or j >= 3], reveal=True
         ),
-        lambda: checks.check_prediction_zero_weights(~causal_mask(5)),
+        lambda: checks.check_prediction_zero_weights(~causal_mask(5), reveal=True),
     ),
 }
 
@@ -115,7 +115,7 @@ def test_a_failure_and_its_hint_read_in_chinese_with_the_same_numbers(module):
 def test_the_learner_s_own_words_and_code_are_not_translated():
     # what the learner typed, and the code a hint suggests, come back as they were
     attnlib.set_language("zh")
-    result = checks.check_prediction_doubled_scores("unchanged")
+    result = checks.check_prediction_doubled_scores("unchanged", reveal=True)
     assert "'unchanged'" in result.message and "更集中" in result.message
     raised = checks.check_softmax(boom)
     assert "KeyError: 'nope'" in raised.message
@@ -128,16 +128,16 @@ def test_the_learner_s_own_words_and_code_are_not_translated():
 def test_a_result_keeps_the_language_it_was_made_in():
     # a result printed after the language changed still reads as one language
     attnlib.set_language("zh")
-    chinese = checks.check_prediction_score(0.21)
+    chinese = checks.check_prediction_score(0.21, reveal=True)
     attnlib.set_language("en")
     assert "\n  提示：" in str(chinese)
-    assert not CJK.search(str(checks.check_prediction_score(0.21)))
+    assert not CJK.search(str(checks.check_prediction_score(0.21, reveal=True)))
 
 
 def test_the_language_is_read_when_the_check_runs():
     attnlib.set_language("zh")
-    chinese = checks.check_prediction_cross_shape(...)
+    chinese = checks.check_prediction_cross_shape(..., reveal=True)
     attnlib.set_language("en")
-    english = checks.check_prediction_cross_shape(...)
+    english = checks.check_prediction_cross_shape(..., reveal=True)
     assert chinese.message == "你还没有写下预测"
     assert english.message == "you have not written a prediction yet"

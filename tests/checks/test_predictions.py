@@ -7,7 +7,7 @@ import pytest
 
 import attnlib
 from attnlib import checks, solutions
-from attnlib.checks import predictions
+from attnlib.checks import predictions, weights, worked
 from attnlib.data import VOCABULARY
 
 from .helpers import fails_with, passes
@@ -31,12 +31,18 @@ PREDICTED = [
     (checks.check_prediction_winner, solutions.predict_winner(small())),
     (checks.check_prediction_doubled_scores, solutions.predict_doubled_scores()),
     (checks.check_prediction_alpha, solutions.predict_alpha(small())),
+    (checks.check_prediction_moved_token, solutions.predict_moved_token()),
+    (checks.check_prediction_exps, solutions.predict_exps(small())),
+    (checks.check_prediction_output, solutions.predict_output(small())),
 ]
 
 
 def test_every_check_of_the_module_is_listed():
     assert {check.__name__ for check, _ in PREDICTED} == {
-        name for name in dir(predictions) if name.startswith("check_")
+        name
+        for module in (predictions, worked, weights)
+        for name in dir(module)
+        if name.startswith("check_")
     }
 
 
@@ -90,25 +96,29 @@ def test_no_prediction_yet_and_answers_of_the_wrong_kind_fail_kindly(check):
     ],
 )
 def test_typical_wrong_predictions_are_explained(check, wrong, said):
-    fails_with(check(wrong), *said)
+    fails_with(check(wrong, reveal=True), *said)
 
 
 def test_the_qkv_shapes_may_be_a_dict_and_other_sizes():
-    passes(checks.check_prediction_qkv_shapes({"Q": (5, 3), "K": (5, 3), "V": (5, 2)}))
+    passes(checks.check_prediction_qkv_shapes({"Q": (5, 3), "K": (5, 3), "V": (5, 2)}, reveal=True))
     sizes = {"n": 7, "d": 4, "d_k": 6, "d_v": 9}
-    passes(checks.check_prediction_qkv_shapes(solutions.predict_qkv_shapes(**sizes), **sizes))
+    passes(
+        checks.check_prediction_qkv_shapes(
+            solutions.predict_qkv_shapes(**sizes), **sizes, reveal=True
+        )
+    )
     fails_with(
-        checks.check_prediction_qkv_shapes(((7, 6), (7, 6), (7, 6)), **sizes),
+        checks.check_prediction_qkv_shapes(((7, 6), (7, 6), (7, 6)), **sizes, reveal=True),
         "V has shape (7, 6), but it is (7, 9)",
     )
 
 
 def test_the_shape_questions_take_other_sizes():
-    passes(checks.check_prediction_cross_shape((4, 2), n_q=4, n_kv=2))
-    fails_with(checks.check_prediction_cross_shape((2, 4), n_q=4, n_kv=2), "transpose")
-    passes(checks.check_prediction_X_shape((10, 3), n=10, d=3))
-    passes(checks.check_prediction_cost_ratio(9.0, factor=3))
-    passes(checks.check_prediction_embedding_row(VOCABULARY.index("cat"), i=1))
+    passes(checks.check_prediction_cross_shape((4, 2), n_q=4, n_kv=2, reveal=True))
+    fails_with(checks.check_prediction_cross_shape((2, 4), n_q=4, n_kv=2, reveal=True), "transpose")
+    passes(checks.check_prediction_X_shape((10, 3), n=10, d=3, reveal=True))
+    passes(checks.check_prediction_cost_ratio(9.0, factor=3, reveal=True))
+    passes(checks.check_prediction_embedding_row(VOCABULARY.index("cat"), i=1, reveal=True))
 
 
 # --- a score by hand (04) ---
@@ -117,20 +127,26 @@ def test_the_shape_questions_take_other_sizes():
 def test_score_slips_are_named():
     att = small()
     dot = float(att.Q[0] @ att.K[1])  # the unscaled q_0 · k_1; d_k = 4, √d_k = 2
-    fails_with(checks.check_prediction_score(dot), "before the scaling", "√d_k = 2")
-    fails_with(checks.check_prediction_score(dot / 4), "divided by d_k = 4", "square root, 2")
-    fails_with(checks.check_prediction_score(float(att.scores[1, 0])), "that is score_10")
+    fails_with(checks.check_prediction_score(dot, reveal=True), "before the scaling", "√d_k = 2")
     fails_with(
-        checks.check_prediction_score(dot / 2 + 0.3), "coordinate by coordinate", f"= {dot:.4g}"
+        checks.check_prediction_score(dot / 4, reveal=True), "divided by d_k = 4", "square root, 2"
+    )
+    fails_with(
+        checks.check_prediction_score(float(att.scores[1, 0]), reveal=True), "that is score_10"
+    )
+    fails_with(
+        checks.check_prediction_score(dot / 2 + 0.3, reveal=True),
+        "coordinate by coordinate",
+        f"= {dot:.4g}",
     )
 
 
 def test_score_tolerance_is_two_decimals():
     right = float(small().scores[0, 1])
-    step = predictions.SCORE_TOLERANCE
-    passes(checks.check_prediction_score(round(right, 2)))
-    passes(checks.check_prediction_score(right + 0.9 * step))
-    fails_with(checks.check_prediction_score(right + 1.5 * step), "you predicted")
+    step = worked.SCORE_TOLERANCE
+    passes(checks.check_prediction_score(round(right, 2), reveal=True))
+    passes(checks.check_prediction_score(right + 0.9 * step, reveal=True))
+    fails_with(checks.check_prediction_score(right + 1.5 * step, reveal=True), "you predicted")
 
 
 def test_score_of_any_pair_any_pass_scaled_or_not_and_cross_attention():
@@ -145,17 +161,17 @@ def test_score_of_any_pair_any_pass_scaled_or_not_and_cross_attention():
         for i in range(n_q):
             for j in range(n_kv):
                 answer = solutions.predict_score(att, i, j)  # a plain loop over coordinates
-                passes(checks.check_prediction_score(answer, att, i, j))
+                passes(checks.check_prediction_score(answer, att, i, j, reveal=True))
     unscaled = passes_[1]
-    text = str(checks.check_prediction_score(0.0, unscaled, 0, 1))
+    text = str(checks.check_prediction_score(0.0, unscaled, 0, 1, reveal=True))
     assert "√d_k" not in text  # nothing to divide by when the pass was not scaled
 
 
 def test_a_question_out_of_range_is_the_notebooks_error_not_the_learners():
     with pytest.raises(ValueError, match="i must be from 0 to 2 and j from 0 to 2, got i = 3"):
-        checks.check_prediction_score(0.1, small(), 3, 0)
+        checks.check_prediction_score(0.1, small(), 3, 0, reveal=True)
     with pytest.raises(ValueError, match="i must be from 0 to 2"):
-        checks.check_prediction_winner(0, small(), i=-1)
+        checks.check_prediction_winner(0, small(), i=-1, reveal=True)
 
 
 # --- which key wins a row (04) and α by hand (05) ---
@@ -164,44 +180,57 @@ def test_a_question_out_of_range_is_the_notebooks_error_not_the_learners():
 def test_winner_slips_are_named():
     att = small()  # row 1: key 2 wins; the query itself is 1; column 1 peaks at query 0
     assert int(np.argmax(att.scores[1])) == 2 and int(np.argmax(att.scores[:, 1])) == 0
-    fails_with(checks.check_prediction_winner(1), "won by key 2", "does not always attend")
-    fails_with(checks.check_prediction_winner(0), "won by key 2", "you read column 1")
-    fails_with(checks.check_prediction_winner(3), "not an index from 0 to 2")
+    fails_with(
+        checks.check_prediction_winner(1, reveal=True), "won by key 2", "does not always attend"
+    )
+    fails_with(checks.check_prediction_winner(0, reveal=True), "won by key 2", "you read column 1")
+    fails_with(checks.check_prediction_winner(3, reveal=True), "not an index from 0 to 2")
 
 
 def test_winner_and_alpha_on_every_row_of_a_longer_sentence():
     ex = attnlib.toy_example(n=6, seed=2)
     att = attnlib.self_attention(*ex[1:])
     for i in range(6):
-        passes(checks.check_prediction_winner(solutions.predict_winner(att, i), att, i))
+        passes(
+            checks.check_prediction_winner(solutions.predict_winner(att, i), att, i, reveal=True)
+        )
         for j in range(6):
-            passes(checks.check_prediction_alpha(solutions.predict_alpha(att, i, j), att, i, j))
+            passes(
+                checks.check_prediction_alpha(
+                    solutions.predict_alpha(att, i, j), att, i, j, reveal=True
+                )
+            )
 
 
 def test_alpha_slips_are_named():
     att = small()  # row 1 of the weights: 0.171, 0.125, 0.703
     right = float(att.weights[1, 2])
-    fails_with(checks.check_prediction_alpha(1 / 3), "only when all the scores", f"{right:.4g}")
     fails_with(
-        checks.check_prediction_alpha(float(np.exp(att.scores[1, 2]))), "divided by the row's sum"
+        checks.check_prediction_alpha(1 / 3, reveal=True),
+        "only when all the scores",
+        f"{right:.4g}",
+    )
+    fails_with(
+        checks.check_prediction_alpha(float(np.exp(att.scores[1, 2])), reveal=True),
+        "divided by the row's sum",
     )
     column = float(attnlib.softmax(att.scores, axis=0)[1, 2])
-    fails_with(checks.check_prediction_alpha(column), "down column 2")
-    fails_with(checks.check_prediction_alpha(0.5), "sum", f"= {right:.4g}")
+    fails_with(checks.check_prediction_alpha(column, reveal=True), "down column 2")
+    fails_with(checks.check_prediction_alpha(0.5, reveal=True), "sum", f"= {right:.4g}")
 
 
 def test_alpha_of_huge_scores_is_explained_without_overflow():
     att = attnlib.self_attention(*attnlib.toy_example(n=3, d=4, d_k=4)[1:])
     huge = att._replace(scores=att.scores * 1000, weights=attnlib.softmax(att.scores * 1000))
-    fails_with(checks.check_prediction_alpha(0.5, huge, 1, 2), "minus their maximum")
-    assert "inf" not in str(checks.check_prediction_alpha(0.5, huge, 1, 2))
+    fails_with(checks.check_prediction_alpha(0.5, huge, 1, 2, reveal=True), "minus their maximum")
+    assert "inf" not in str(checks.check_prediction_alpha(0.5, huge, 1, 2, reveal=True))
 
 
 # --- doubling every score (05) ---
 
 
 def test_doubled_scores_accepts_any_case_and_spaces():
-    passes(checks.check_prediction_doubled_scores("  Sharper "))
+    passes(checks.check_prediction_doubled_scores("  Sharper ", reveal=True))
 
 
 def test_doubled_scores_is_read_from_the_numbers():
@@ -209,19 +238,21 @@ def test_doubled_scores_is_read_from_the_numbers():
     before, after = attnlib.softmax(att.scores[1]), attnlib.softmax(2 * att.scores[1])
     assert after.max() > before.max()  # the claim the check makes, by an independent route
     uniform = att._replace(scores=np.zeros_like(att.scores))  # equal scores stay equal
-    passes(checks.check_prediction_doubled_scores("unchanged", uniform))
-    fails_with(checks.check_prediction_doubled_scores("sharper", uniform), "row is uniform")
+    passes(checks.check_prediction_doubled_scores("unchanged", uniform, reveal=True))
+    fails_with(
+        checks.check_prediction_doubled_scores("sharper", uniform, reveal=True), "row is uniform"
+    )
 
 
 # --- the variance of an unscaled score (04) ---
 
 
 def test_variance_rule_and_tolerance():
-    passes(checks.check_prediction_score_variance(16, d_k=16))
-    passes(checks.check_prediction_score_variance(65.2))  # a simulation's estimate
-    fails_with(checks.check_prediction_score_variance(4, d_k=16), "standard deviation")
-    fails_with(checks.check_prediction_score_variance(64 * 1.15), "about 64")
+    passes(checks.check_prediction_score_variance(16, d_k=16, reveal=True))
+    passes(checks.check_prediction_score_variance(65.2, reveal=True))  # a simulation's estimate
+    fails_with(checks.check_prediction_score_variance(4, d_k=16, reveal=True), "standard deviation")
+    fails_with(checks.check_prediction_score_variance(64 * 1.15, reveal=True), "about 64")
     # the message's simulated variance comes from attnlib.stats and is near d_k
     measured = attnlib.stats.score_variance([64], trials=20_000, seed=0).unscaled[0]
     assert abs(measured - 64) < 0.1 * 64
-    assert f"{measured:.3g}" in str(checks.check_prediction_score_variance(1))
+    assert f"{measured:.3g}" in str(checks.check_prediction_score_variance(1, reveal=True))
