@@ -42,7 +42,15 @@ from .inputs import (
     check_permutation,
     check_shapes,
 )
-from .learned import check_loss_gradient, check_pick, check_softmax_backward
+from .learned import (
+    check_loss_gradient,
+    check_pick,
+    check_prediction_gradient_size,
+    check_prediction_loss_gradient,
+    check_prediction_spread_growth,
+    check_prediction_uniform_loss,
+    check_softmax_backward,
+)
 from .next_steps import (
     check_causal_mask,
     check_merge_heads,
@@ -89,11 +97,15 @@ __all__ = [
     "check_prediction_doubled_scores",
     "check_prediction_embedding_row",
     "check_prediction_exps",
+    "check_prediction_gradient_size",
+    "check_prediction_loss_gradient",
     "check_prediction_moved_token",
     "check_prediction_output",
     "check_prediction_qkv_shapes",
     "check_prediction_score",
     "check_prediction_score_variance",
+    "check_prediction_spread_growth",
+    "check_prediction_uniform_loss",
     "check_prediction_winner",
     "check_prediction_zero_weights",
     "check_qkv",
