@@ -25,9 +25,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..core import causal_mask, multi_head_attention, padding_mask, self_attention
+from ..core import causal_mask, multi_head_attention, padding_mask, self_attention, softmax
 from ..data import toy_example, toy_multi_head
 from ..i18n import tr
+from .predictions import as_index, as_number, as_shape, written, wrong
 from .runner import Failure, call, check, close, compare, expect_array, expect_value
 
 SIZES = (4, 7, 1)  # the n a causal mask is checked at; 4 first, where every slip differs
@@ -141,7 +142,7 @@ def check_causal_mask(func: Callable) -> str:
 
 
 @check
-def check_prediction_zero_weights(answer, length: int = 3, n: int = 5) -> str:
+def check_prediction_zero_weights(answer, length: int = 3, n: int = 5, causal: bool = True) -> str:
     """Check a prediction of which weights are exactly 0 under ``causal_mask(n) & padding_mask``.
 
     The question of notebook 07: a sentence of `length` real tokens padded to
@@ -152,6 +153,8 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5) -> str:
     answer : boolean array of shape (n, n), or a collection of pairs (i, j)
         True (or listed) where you predict the weight is exactly 0.
     length, n : int, default 3 and 5
+    causal : bool, default True
+        With the causal mask too (the exercise), or the padding mask alone.
 
     Returns
     -------
@@ -164,15 +167,20 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5) -> str:
     >>> bool(check_prediction_zero_weights(~causal_mask(5)))
     False
     """
-    if answer is None or answer is Ellipsis:
-        raise Failure(
-            tr("you have not written a prediction yet"),
-            tr("replace ... with your prediction, then run the cell again"),
-        )
-    mask = causal_mask(n) & padding_mask(length, n)  # (n, n), True = may attend
+    written(answer)
+    mask = padding_mask(length, n)  # (n, n), True = may attend
+    if causal:
+        mask = mask & causal_mask(n)
     ex = toy_example(n, seed=0)
     right = self_attention(*ex[1:], mask=mask).weights == 0  # (n, n): the zeros, computed
     guess = _as_cells(answer, n)
+    if np.array_equal(guess, right) and not causal:
+        return tr(
+            "right: {count} zeros, the padded keys (columns j >= {length}) in every row; "
+            "the padded queries' rows keep weights on the real keys",
+            count=int(right.sum()),
+            length=length,
+        )
     if np.array_equal(guess, right):
         return tr(
             "right: {count} zeros: every key after the query (j > i) and every "
@@ -187,14 +195,14 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5) -> str:
     )
     padded_rows = np.zeros((n, n), dtype=bool)
     padded_rows[length:] = True
-    if np.array_equal(guess, ~causal_mask(n)):
+    if causal and np.array_equal(guess, ~causal_mask(n)):
         why = tr(
             "the causal triangle is right, but keys {length} … {last} are padding: "
             "every query gets weight 0 on them too",
             length=length,
             last=n - 1,
         )
-    elif np.array_equal(guess, ~padding_mask(length, n)):
+    elif causal and np.array_equal(guess, ~padding_mask(length, n)):
         why = tr(
             "the padded keys are right, but the causal mask also hides every later key (j > i)"
         )
@@ -207,9 +215,15 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5) -> str:
             "simply thrown away",
             length=length,
         )
-    else:
+    elif causal:
         why = tr("a weight is 0 exactly where the mask is False: j > i (causal) or j is padding")
-    raise Failure(said, why)
+    else:
+        why = tr(
+            "a weight is 0 exactly where the mask is False: the padded keys j >= {length}",
+            length=length,
+        )
+    step = tr("print the mask: a weight is 0 exactly where its entry is False")
+    raise wrong(answer, said, why, step)
 
 
 def _as_cells(answer, n: int) -> np.ndarray:
@@ -381,3 +395,293 @@ def check_merge_heads(func: Callable) -> str:
             )
         compare(got, right, what, hint)
     return tr("the heads side by side, head 0 first: equal to multi_head_attention's Z")
+
+
+# --- predictions of notebook 07, written before the cell that shows the answer ---
+
+#: Choices for check_prediction_head_parameters and check_prediction_wrong_d.
+PARAMETER_CHOICES = ("one head", "eight heads", "the same")
+SHARPNESS_CHOICES = ("flatter", "sharper", "unchanged")
+
+
+def _choice(answer, choices: tuple[str, ...]) -> str:
+    written(answer)
+    choice = str(answer).strip().lower()
+    if choice not in choices:
+        raise Failure(
+            tr("your prediction {answer!r} is not one of the choices", answer=answer),
+            tr("answer one of {choices}", choices=", ".join(repr(c) for c in choices)),
+        )
+    return choice
+
+
+@check
+def check_prediction_causal_count(answer: int, n: int = 6) -> str:
+    """Check a predicted number of True entries in ``causal_mask(n)`` (07).
+
+    Examples
+    --------
+    >>> check_prediction_causal_count(15, reveal=True)
+    ✗ check_prediction_causal_count: you predicted 15, but causal_mask(6) has 21 True entries of 36
+      Hint: that leaves out the diagonal: each token may also attend to itself
+    """
+    guess = as_number(answer)
+    right = int(causal_mask(n).sum())  # computed, not typed
+    if guess == right:
+        return tr(
+            "right: row i has i + 1 Trues, so 1 + 2 + … + {n} = {right} of {all}",
+            n=n,
+            right=right,
+            all=n * n,
+        )
+    said = tr(
+        "you predicted {guess:g}, but causal_mask({n}) has {right} True entries of {all}",
+        guess=guess,
+        n=n,
+        right=right,
+        all=n * n,
+    )
+    if guess == n * (n - 1) // 2:
+        why = tr("that leaves out the diagonal: each token may also attend to itself")
+    elif guess == n * n:
+        why = tr("that is every entry: query i may not see the keys after it (j > i)")
+    else:
+        why = tr("count row by row: query i sees keys 0 … i, that is i + 1 of them")
+    step = tr("count row by row: how many keys may query 0 see, query 1, …?")
+    raise wrong(answer, said, why, step)
+
+
+@check
+def check_prediction_flipped_mask(answer: int, n: int = 6) -> str:
+    """Check which query row of ``~causal_mask(n)`` (a mask turned round) sees no key at all (07).
+
+    Examples
+    --------
+    >>> bool(check_prediction_flipped_mask(5))
+    True
+    """
+    guess = as_index(answer, n)
+    flipped = ~causal_mask(n)  # (n, n): True above the diagonal only
+    empty = np.flatnonzero(~flipped.any(axis=1))  # rows with no True: no key to attend to
+    right = int(empty[0])
+    if guess == right:
+        return tr(
+            "right: row {right} is all False; its softmax would divide 0 by 0, so attnlib "
+            "refuses the mask (PyTorch returns nan for that row)",
+            right=right,
+        )
+    said = tr(
+        "you predicted row {guess}, but row {right} is the one with no True: "
+        "turned round, query i may see only the keys after it (j > i)",
+        guess=guess,
+        right=right,
+    )
+    why = tr("row {guess} still sees {count} keys", guess=guess, count=int(flipped[guess].sum()))
+    step = tr("turned round, True means j > i: which query has no key after it?")
+    raise wrong(answer, said, why, step)
+
+
+@check
+def check_prediction_head_shapes(answer, n: int = 6, d: int = 8, heads: int = 4) -> str:
+    """Check predicted shapes of W_Q, one head's Q, the joined Z and the output (07).
+
+    `answer` is four shapes in that order, for ``heads`` heads of width d / heads
+    on n tokens of width d.
+
+    Examples
+    --------
+    >>> bool(check_prediction_head_shapes([(8, 8), (6, 2), (6, 8), (6, 8)]))
+    True
+    """
+    written(answer)
+    try:
+        shapes = [as_shape(shape) for shape in answer]
+    except Failure:
+        shapes = []
+    if len(shapes) != 4:
+        raise Failure(
+            tr("your prediction {answer!r} is not four shapes", answer=answer),
+            tr("write four shapes in order: [W_Q, Q of one head, Z, output], e.g. (3, 5) each"),
+        )
+    ex = toy_multi_head(n=n, d=d, d_k=d // heads, heads=heads, seed=0)
+    mh = multi_head_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, ex.W_O, heads=heads)
+    right = [ex.W_Q.shape, mh.heads[0].Q.shape, mh.Z.shape, mh.output.shape]
+    names = ("W_Q", "Q_h", "Z", "output")
+    if shapes == right:
+        return tr(
+            "right: W_Q {w}, one head's Q {q}, Z {z}, output {o}",
+            w=right[0],
+            q=right[1],
+            z=right[2],
+            o=right[3],
+        )
+    first = next(k for k in range(4) if shapes[k] != right[k])
+    said = tr(
+        "{name}: you predicted {got}, but it is {want}",
+        name=names[first],
+        got=shapes[first],
+        want=right[first],
+    )
+    why = (
+        tr("W_Q holds every head's columns side by side: d × (h · d_k)"),
+        tr("one head's Q has d_k = d / h columns, its own block of X W_Q"),
+        tr("Z joins the heads' outputs side by side: n × (h · d_v)"),
+        tr("W_O maps each token back to width d: n × d"),
+    )[first]
+    step = tr("go through the formulas above one at a time: which sizes multiply?")
+    raise wrong(answer, said, why, step)
+
+
+@check
+def check_prediction_head_parameters(answer: str, d: int = 8) -> str:
+    """Check: one head of width d, or d heads of width 1, which has more parameters (07)?
+
+    Counts W_Q, W_K, W_V and W_O of ``toy_multi_head`` for both.
+
+    Examples
+    --------
+    >>> bool(check_prediction_head_parameters("the same"))
+    True
+    """
+    choice = _choice(answer, PARAMETER_CHOICES)
+    counts = []
+    for heads in (1, d):
+        m = toy_multi_head(n=6, d=d, d_k=d // heads, heads=heads, seed=0)
+        counts.append(m.W_Q.size + m.W_K.size + m.W_V.size + m.W_O.size)
+    right = (
+        "the same"
+        if counts[0] == counts[1]
+        else ("one head" if counts[0] > counts[1] else "eight heads")
+    )
+    shown = tr(
+        "one head of width {d}: {one} numbers; {d} heads of width 1: {many}",
+        d=d,
+        one=counts[0],
+        many=counts[1],
+    )
+    if choice == right:
+        return tr("right: {shown}", shown=shown)
+    said = tr("you predicted {choice!r}, but: {shown}", choice=choice, shown=shown)
+    why = tr(
+        "the heads only cut the same W_Q, W_K, W_V into blocks of columns: "
+        "d × (h · d/h) = d × d each, and W_O is d × d either way"
+    )
+    step = tr("write the shape of W_Q for h heads of width d/h, and count its entries")
+    raise wrong(answer, said, why, step)
+
+
+@check
+def check_prediction_wrong_d(answer: str, d: int = 8, heads: int = 4) -> str:
+    """Check: dividing a head's scores by √d instead of √d_k makes its rows flatter or sharper (07)?
+
+    Compares the largest weight of each row of head 0 of
+    ``toy_multi_head(n=6, d=8, d_k=2, heads=4)``, divided by √d_k and by √d.
+
+    Examples
+    --------
+    >>> bool(check_prediction_wrong_d("flatter"))
+    True
+    """
+    choice = _choice(answer, SHARPNESS_CHOICES)
+    d_k = d // heads
+    ex = toy_multi_head(n=6, d=d, d_k=d_k, heads=heads, seed=0)
+    head0 = multi_head_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, ex.W_O, heads=heads).heads[0]
+    raw = head0.Q @ head0.K.T  # (n, d_k) @ (d_k, n) -> (n, n)
+    good = softmax(raw / np.sqrt(d_k)).max(axis=1)  # (n,)
+    bad = softmax(raw / np.sqrt(d)).max(axis=1)  # (n,)
+    if (bad < good).all():
+        right = "flatter"
+    elif (bad > good).all():
+        right = "sharper"
+    else:
+        right = "unchanged"
+    shown = tr(
+        "the largest weight per row goes from {good} to {bad}",
+        good=", ".join(f"{v:.2f}" for v in good),
+        bad=", ".join(f"{v:.2f}" for v in bad),
+    )
+    if choice == right:
+        return tr("right: {right}. {shown}", right=_sharpness_name(right), shown=shown)
+    said = tr(
+        "you predicted {choice!r}, but the rows get {right}: {shown}",
+        choice=choice,
+        right=_sharpness_name(right),
+        shown=shown,
+    )
+    why = tr(
+        "√{d} is larger than √{d_k}: every score shrinks, and smaller gaps between "
+        "scores give a more even softmax",
+        d=d,
+        d_k=d_k,
+    )
+    step = tr("dividing by a larger number shrinks every score: what does the softmax do then?")
+    raise wrong(answer, said, why, step)
+
+
+def _sharpness_name(choice: str) -> str:
+    return {"flatter": tr("flatter"), "sharper": tr("sharper"), "unchanged": tr("unchanged")}[
+        choice
+    ]
+
+
+WINDOW_SIZES = ((6, 2), (5, 0), (4, 10))  # (n, w): a window inside, no window, wider than n
+
+
+@check
+def check_window_mask(func: Callable) -> str:
+    """Check ``func(n, w) -> mask``: query i may attend to itself and the w tokens before it.
+
+    A sliding-window mask, a causal mask that also hides keys more than w
+    back: True where i - w <= j <= i. Tested at (n, w) = (6, 2), (5, 0) and (4, 10).
+
+    Examples
+    --------
+    >>> bool(check_window_mask(lambda n, w: causal_mask(n)))
+    False
+    """
+    hint = tr("start from the causal mask and also block the keys with j < i - w")
+    for n, w in WINDOW_SIZES:
+        got = expect_value(call(func, n, w, hint=hint), f"n = {n}, w = {w}")
+        arr = np.asarray(got)
+        right = np.array([[i - w <= j <= i for j in range(n)] for i in range(n)])  # by loops
+        if arr.shape != right.shape:
+            raise Failure(
+                tr(
+                    "for n = {n}, w = {w} you returned shape {got}, expected {want}",
+                    n=n,
+                    w=w,
+                    got=arr.shape,
+                    want=right.shape,
+                ),
+                hint,
+            )
+        if arr.dtype != bool:
+            raise Failure(
+                tr("your mask is {dtype}, not boolean", dtype=arr.dtype),
+                tr("masks are True/False: end with .astype(bool)"),
+            )
+        if np.array_equal(arr, right):
+            continue
+        if np.array_equal(arr, causal_mask(n)):
+            raise Failure(
+                tr("for n = {n}, w = {w} you returned the whole causal mask", n=n, w=w),
+                tr("query i may not see keys more than w = {w} back (j < i - w)", w=w),
+            )
+        if np.array_equal(arr, right.T):
+            raise Failure(
+                tr("for n = {n}, w = {w} your window looks forward, not back", n=n, w=w),
+                tr("row i is the query: it sees keys j <= i, below the diagonal"),
+            )
+        wrong_cell = tuple(int(k) for k in np.argwhere(arr != right)[0])
+        raise Failure(
+            tr(
+                "for n = {n}, w = {w}, entry {cell} is {got} but should be {want}",
+                n=n,
+                w=w,
+                cell=wrong_cell,
+                got=bool(arr[wrong_cell]),
+                want=bool(right[wrong_cell]),
+            ),
+            tr("query i sees itself and the w tokens before it: j from i - w to i"),
+        )
+    return tr("passed: query i sees keys i - w … i, for (n, w) = (6, 2), (5, 0) and (4, 10)")
