@@ -7,7 +7,11 @@ answer: :func:`check_softmax_backward` (the softmax's backward step) and
 the usual slip (the softmax's second term left out, a sum down the columns,
 the probabilities left out, the sign flipped) with a hint of its own.
 :func:`check_pick` checks a prediction of the token that the trained layer's
-query weights most. How a check runs and reports is :mod:`attnlib.checks.runner`.
+query weights most. The ``check_prediction_*`` checks grade numbers and choices
+written before the cell that shows them: the untrained loss, d loss / d logits,
+whether the unscaled layer's gradients are larger (measured with
+:func:`attnlib.lookup.qk_gradient_norms`), and how the unscaled scores' spread
+grows with d_k. How a check runs and reports is :mod:`attnlib.checks.runner`.
 """
 
 from __future__ import annotations

@@ -16,7 +16,16 @@ check_prediction_zero_weights   which weights are 0 for a sentence of 3 tokens p
                                 under a causal mask
 check_split_heads               ``func(M, heads)``: (n, heads·w) -> (heads, n, w), in blocks
 check_merge_heads               ``func(parts)``: (heads, n, w) -> (n, heads·w), the way back
+check_window_mask               ``func(n, w)``: a sliding window, i - w <= j <= i (transfer)
+check_prediction_causal_count   how many of the n² entries of causal_mask(n) are True
+check_prediction_flipped_mask   which row of ~causal_mask(n) sees no key at all
+check_prediction_head_shapes    W_Q, one head's Q, the joined Z, the output, for 4 heads
+check_prediction_head_parameters  one head of width d or d heads of width 1: more parameters?
+check_prediction_wrong_d        a head divided by √d, not √d_k: flatter or sharper?
 ==============================  ============================================================
+
+A prediction's first wrong try is told the step to redo; the answer comes with
+the second (or with ``reveal=True``), as :mod:`attnlib.checks.runner` arranges.
 """
 
 from __future__ import annotations
