@@ -222,7 +222,9 @@ def check_prediction_alpha(
             n_kv=n_kv,
             working=working,
         )
-    elif abs(guess - e[j]) <= SCORE_TOLERANCE or abs(guess - np.exp(row[j])) <= SCORE_TOLERANCE:
+    elif abs(guess - e[j]) <= SCORE_TOLERANCE or (
+        row[j] < 30 and abs(guess - np.exp(row[j])) <= SCORE_TOLERANCE  # exp without the shift
+    ):
         why = tr("exp(score) must be divided by the row's sum of exps: {working}", working=working)
     else:
         why = working
@@ -272,7 +274,9 @@ def check_prediction_exps(answer, att: Attention | None = None, i: int = 1) -> s
     said = tr(
         "you predicted {got}, but the exps are {want}", got=numbers(guess), want=numbers(right)
     )
-    if np.all(np.abs(guess - np.exp(row)) <= SCORE_TOLERANCE):
+    with np.errstate(over="ignore"):  # huge scores: exp overflows, and cannot match anyway
+        unshifted = np.exp(row)
+    if np.all(np.abs(guess - unshifted) <= SCORE_TOLERANCE):
         why = tr("those are exp of the scores themselves; subtract the row's maximum first")
     elif np.all(np.abs(guess - shifted) <= SCORE_TOLERANCE):
         why = tr("those are the shifted scores; the exponential of each is still to take")

@@ -827,7 +827,7 @@ MESSAGES = {
         "数一数注意力分数：有多少行，多少列？"
     ),
     "what does one row of X hold, and how many rows are there?": (
-        "X 的一行装的是什么？一共有多少行？"
+        "X 的每一行是哪个向量？一共有多少行？"
     ),
     "the table's rows are numbered by the vocabulary, not by the position in the sentence": (
         "表的行号按词表排，而不是按词在句子中的位置排"
@@ -839,17 +839,15 @@ MESSAGES = {
         "分三步重算：先算各个乘积 q_{i}[c] k_{j}[c]，再求和，最后缩放"
     ),
     "q · k is a sum of d_k independent products: how do the variances of such terms combine?": (
-        "q · k 是 d_k 个相互独立的乘积之和：这样的项相加时，方差怎样合起来？"
+        "q · k 是 d_k 个相互独立的乘积之和：相互独立的项相加时，方差会变成多少？"
     ),
-    "{token!r} appears more than once among the keys": (
-        "{token!r} 在键向量对应的词元中出现了不止一次"
-    ),
-    "write the key's index instead, counting from 0": ("请改写这个键的下标，从 0 开始数"),
+    "{token!r} appears more than once among the keys": ("{token!r} 在这些键对应的词元中不止一个"),
+    "write the key's index instead, counting from 0": ("请写这个键的下标，从 0 开始数"),
     "compare the scores of row {i} with each other: the softmax keeps their order": (
-        "把第 {i} 行的几个注意力分数相互比一比：softmax 不改变它们的大小顺序"
+        "把第 {i} 行的几个注意力分数相互比一比：softmax 不会让它们的大小顺序变化"
     ),
     "what does doubling do to the gaps between the scores, and the softmax sees only gaps": (
-        "分数翻倍后，分数之间的差距会怎样？softmax 只看这些差距"
+        "分数翻倍后，两两之间的差会变成多少？softmax 只看这些差"
     ),
     "row {i}'s scores {row} minus their maximum {top:.4g} are {shifted}; their exps are {exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}": (
         "第 {i} 行的注意力分数 {row} 减去其中最大的 {top:.4g}，得到 {shifted}；它们的指数是 {exps}，总和 {total:.4g}，于是 {e_j:.4g} / {total:.4g} = {right:.4g}"
@@ -858,26 +856,26 @@ MESSAGES = {
         "先减去这一行最大的分数，再对每个取指数，最后用键 {j} 的那个除以它们的总和"
     ),
     "Try again; a second wrong try, or reveal=True, shows the worked answer.": (
-        "再试一次；第二次答错，或加上 reveal=True，就会显示参考答案。"
+        "再做一次；第二次答错，或加上 reveal=True，就会显示完整的答案。"
     ),
     # --- issue 21: a moved token (01), exps and an output by hand (05) ---
     "right: row {r}, because perm[{r}] = {i}: {word!r} keeps its output, z moves with it": (
         "对：第 {r} 行，因为 perm[{r}] = {i}：{word!r} 的输出不变，z 跟着它一起移动"
     ),
     "you predicted row {r}, but the output of {word!r} is now in row {right}": (
-        "你预测的是第 {r} 行，但 {word!r} 的输出现在在第 {right} 行"
+        "你预测的是第 {r} 行，但 {word!r} 的输出已经到了第 {right} 行"
     ),
     "perm[{i}] = {p} says which old token goes to row {i}; you need the row r with perm[r] = {i}": (
-        "perm[{i}] = {p} 说的是哪个旧词元被放到第 {i} 行；你要找的是满足 perm[r] = {i} 的那一行 r"
+        "perm[{i}] = {p} 说的是原来的哪个词元被放到第 {i} 行；你要找的是 perm[r] = {i} 的那一行 r"
     ),
     "the token moved: row r of X[perm] is old token perm[r]": (
-        "这个词元已经换了位置：X[perm] 的第 r 行是旧的第 perm[r] 个词元"
+        "这个词元已经换了位置：X[perm] 的第 r 行是原来的第 perm[r] 个词元"
     ),
     "row r of X[perm] is old token perm[r]: find the r with perm[r] = {i}": (
-        "X[perm] 的第 r 行是旧的第 perm[r] 个词元：找出满足 perm[r] = {i} 的 r"
+        "X[perm] 的第 r 行是原来的第 perm[r] 个词元：找出 perm[r] = {i} 的那个 r"
     ),
     "row r of X[perm] is old token perm[r]: which r holds token {i}?": (
-        "X[perm] 的第 r 行是旧的第 perm[r] 个词元：哪个 r 装着词元 {i}？"
+        "X[perm] 的第 r 行是原来的第 perm[r] 个词元：哪个 r 放的是词元 {i}？"
     ),
     "right: {exps}, sum {total:.4g}; the largest score gives e^0 = 1": (
         "对：{exps}，总和 {total:.4g}；最大的分数给出 e^0 = 1"
@@ -901,7 +899,7 @@ MESSAGES = {
         "你用 α 的第 {i} 列做了混合；z_{i} 用的是第 {i} 行：{terms}"
     ),
     "that is the plain average of the values; weigh each v_j by α_{i}j: {terms}": (
-        "这是值向量的简单平均；每个 v_j 要按 α_{i}j 加权：{terms}"
+        "这是值向量的平均，没有加权；每个 v_j 要按 α_{i}j 加权：{terms}"
     ),
     "for each coordinate c, add α_{i}j · v_j[c] over the keys j: the weights of row {i}": (
         "对每个坐标 c，把所有键 j 的 α_{i}j · v_j[c] 加起来：用的是第 {i} 行的注意力权重"
@@ -927,7 +925,7 @@ MESSAGES = {
     "small scores with T = {T:g}": ("T = {T:g} 时的一组小分数"),
     "for {what} you multiplied by T": ("对于 {what}，你乘上了 T"),
     "a higher temperature must flatten the rows: divide the scores by T": (
-        "温度越高，各行应该越平：要把分数除以 T"
+        "T 越大，各行应该越平：要把分数除以 T"
     ),
     "for {what} your rows do not sum to 1": ("对于 {what}，你的各行加起来不等于 1"),
     "divide the scores, not the weights: softmax(scores / T)": (

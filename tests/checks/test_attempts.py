@@ -15,15 +15,6 @@ from attnlib import checks
 from .helpers import fails_with, passes
 
 
-@pytest.fixture(autouse=True)
-def fresh_counts():
-    for check in (checks.check_prediction_alpha, checks.check_prediction_winner):
-        check.reset()
-    yield
-    for check in (checks.check_prediction_alpha, checks.check_prediction_winner):
-        check.reset()
-
-
 def hand():
     ex = attnlib.data.hand_example()
     return attnlib.self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V), ex.tokens
@@ -124,7 +115,6 @@ def test_pass_and_failure_are_coloured_and_readable_without_colour():
 
 
 def test_moved_token_names_the_inverse_slip():
-    checks.check_prediction_moved_token.reset()
     passes(checks.check_prediction_moved_token(4))  # perm = (5, 3, 0, 4, 1, 2): cat goes to row 4
     fails_with(
         checks.check_prediction_moved_token(3, reveal=True), "now in row 4", "perm[1] = 3 says"
