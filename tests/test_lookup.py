@@ -266,3 +266,25 @@ def test_steps_to_reach_against_a_loop():
     assert lookup.steps_to_reach(np.full(20, 2.0), 0.5) is None
     with pytest.raises(ValueError, match="at least window = 10 entries"):
         lookup.steps_to_reach([1.0, 2.0])
+
+
+def test_query_scores_are_the_query_rows_of_attend():
+    params, task = lookup.init_params(seed=2), lookup.make_task(5, seed=3)
+    for scaled in (True, False):
+        got = lookup.query_scores(params, task, scaled=scaled)  # (5, n)
+        assert got.shape == (5, 6)
+        for b in range(5):
+            np.testing.assert_array_equal(
+                got[b], lookup.attend(params, task[b], scaled=scaled).scores[-1]
+            )
+
+
+def test_qk_gradient_norms_measure_after_the_readout_has_moved():
+    params, task = lookup.init_params(d_k=16, seed=4), lookup.make_task(64, seed=0)
+    _, at_start = lookup.loss_and_gradients(params, task, range(32))
+    assert not at_start.W_Q.any() and not at_start.W_K.any()  # W_out = 0: nothing gets through
+    q, k = lookup.qk_gradient_norms(params, task)
+    assert q > 0 and k > 0
+    after_one = lookup.train(params, task, steps=1).params  # by hand: one step, then batch 2
+    _, grads = lookup.loss_and_gradients(after_one, task, range(32, 64))
+    assert (q, k) == (np.linalg.norm(grads.W_Q), np.linalg.norm(grads.W_K))

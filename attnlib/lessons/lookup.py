@@ -577,6 +577,60 @@ def steps_to_reach(losses, level: float = 0.5, *, window: int = 10) -> int | Non
     return int(below[0]) + window if len(below) else None
 
 
+def qk_gradient_norms(
+    params: Params, task: Task, *, scaled: bool = True, batch_size: int = 32
+) -> tuple[float, float]:
+    """|dW_Q| and |dW_K| at the start of training: what reaches the layer's query and key maps.
+
+    At step 0 both gradients are exactly zero: W_out starts at zero, so no
+    gradient gets past the readout. So one training step is taken first (it
+    trains only the readout), and the gradients are those of the second step's
+    batch, as :func:`train` would compute them.
+
+    Parameters
+    ----------
+    params : Params
+        The untrained start.
+    task : Task
+        The training sequences (the batches of steps 1 and 2).
+    scaled : bool, default True
+    batch_size : int, default 32
+
+    Returns
+    -------
+    tuple of float
+        The Frobenius norms (root of the sum of squared entries) of dW_Q and dW_K.
+
+    Examples
+    --------
+    >>> task = make_task(64)
+    >>> q, k = qk_gradient_norms(init_params(), task)
+    >>> q > 0 and k > 0
+    True
+    """
+    batch_size = as_size("batch_size", batch_size)
+    after_one = train(params, task, steps=1, batch_size=batch_size, scaled=scaled).params
+    second = [(batch_size + i) % len(task) for i in range(batch_size)]
+    _, grads = loss_and_gradients(after_one, task, second, scaled=scaled)
+    return float(np.linalg.norm(grads.W_Q)), float(np.linalg.norm(grads.W_K))
+
+
+def query_scores(params: Params, task: Task, *, scaled: bool = True) -> np.ndarray:
+    """The query token's row of scores, for every sequence of `task`.
+
+    Returns
+    -------
+    ndarray, shape (len(task), n)
+        Row b is ``attend(params, task[b]).scores[-1]``.
+
+    Examples
+    --------
+    >>> query_scores(init_params(), make_task(3)).shape
+    (3, 6)
+    """
+    return np.array([attend(params, task[b], scaled=scaled).scores[-1] for b in range(len(task))])
+
+
 # --- what the trained model does ---
 
 

@@ -212,6 +212,14 @@ def my_causal_mask(n):
     return np.tril(np.ones((n, n), dtype=bool))  # (n, n): the lower triangle and the diagonal
 
 
+def my_window_mask(n, w):
+    """True where query i may attend to key j, i - w <= j <= i: itself and the w tokens before
+    it (checks.check_window_mask)."""
+    causal = np.tril(np.ones((n, n), dtype=bool))  # (n, n): j <= i
+    too_far = np.tril(np.ones((n, n), dtype=bool), k=-(w + 1))  # (n, n): j < i - w
+    return causal & ~too_far
+
+
 def predict_zero_weights(length=3, n=5):
     """The zeros of a causal mask on a sentence of `length` tokens padded to n: j > i or
     j >= length; padded query rows are not blocked (check_prediction_zero_weights)."""

@@ -78,6 +78,26 @@ SAMPLE = {
         ),
         lambda: checks.check_prediction_zero_weights(~causal_mask(5), reveal=True),
     ),
+    "learned (predictions)": (
+        lambda: checks.check_prediction_gradient_size("larger"),
+        lambda: checks.check_prediction_spread_growth(4, reveal=True),
+    ),
+    "learned (a pair predicted)": (
+        lambda: checks.check_prediction_loss_gradient((-0.9, 0.1)),
+        lambda: checks.check_prediction_uniform_loss(0.1, reveal=True),
+    ),
+    "next_steps (predictions about heads)": (
+        lambda: checks.check_prediction_head_shapes([(8, 8), (6, 2), (6, 8), (6, 8)]),
+        lambda: checks.check_prediction_wrong_d("sharper", reveal=True),
+    ),
+    "next_steps (masks predicted)": (
+        lambda: checks.check_prediction_causal_count(21),
+        lambda: checks.check_prediction_flipped_mask(0, reveal=True),
+    ),
+    "next_steps (a window mask)": (
+        lambda: checks.check_window_mask(solutions.my_window_mask),
+        lambda: checks.check_window_mask(lambda n, w: causal_mask(n)),
+    ),
 }
 
 

@@ -23,8 +23,15 @@ SOLVED = [
 
 
 def test_every_check_of_the_module_is_listed():
-    # check_pick takes a prediction, not a function: its tests are further down
-    assert {check.__name__ for check, _ in SOLVED} | {"check_pick"} == {
+    # check_pick and the predictions take a prediction, not a function: tested further down
+    predictions = {
+        "check_pick",
+        "check_prediction_uniform_loss",
+        "check_prediction_gradient_size",
+        "check_prediction_spread_growth",
+        "check_prediction_loss_gradient",
+    }
+    assert {check.__name__ for check, _ in SOLVED} | predictions == {
         name for name in dir(learned) if name.startswith("check_")
     }
 
@@ -164,3 +171,57 @@ def test_check_pick_names_the_weight_of_a_wrong_pick(trained, seq):
 def test_check_pick_bad_predictions(seq, prediction, words):
     assert len(seq.tokens) == 6  # the messages above name positions 0 to 5
     fails_with(checks.check_pick(prediction, lookup.init_params(), seq), words)
+
+
+# --- predictions of notebook 06 ------------------------------------------------
+
+
+def test_uniform_loss_is_log_10_and_a_first_miss_gets_the_step_only():
+    check = checks.check_prediction_uniform_loss
+    passes(check(2.3))
+    passes(check(np.log(10)))
+    passes(check(np.log(4), n_values=4))
+    check.reset()
+    first = check(0.1)
+    fails_with(first, "not right yet", "minus its natural log")
+    assert "2.303" not in str(first)  # no answer on the first try
+    fails_with(check(0.1), "2.303", "0.1 is the probability")
+    fails_with(check(1.0, reveal=True), "log base 10")
+    fails_with(check(5.0, reveal=True), "-log of the probability")
+    fails_with(check(...), "not written a prediction")
+    fails_with(check("2.3"), "not a number")
+    check.reset()
+
+
+def test_gradient_size_is_larger_unscaled_as_measured():
+    task = lookup.make_task(4000, seed=0)
+    for seed in range(3):  # the claim the check grades, measured here directly
+        start = lookup.init_params(d_k=64, qk_scale=1.0, seed=seed)
+        scaled = sum(lookup.qk_gradient_norms(start, task, scaled=True))
+        unscaled = sum(lookup.qk_gradient_norms(start, task, scaled=False))
+        assert unscaled > 1.5 * scaled
+    passes(checks.check_prediction_gradient_size("larger"))
+    passes(checks.check_prediction_gradient_size(" Larger"))
+    result = checks.check_prediction_gradient_size("smaller", reveal=True)
+    fails_with(result, "it is larger", "times the scaled one", "√d_k = 8 times more")
+    fails_with(checks.check_prediction_gradient_size("bigger"), "not one of the choices")
+
+
+def test_spread_growth_is_the_square_root_of_the_variance_growth():
+    passes(checks.check_prediction_spread_growth(2))
+    passes(checks.check_prediction_spread_growth(3, d_k_from=16, d_k_to=144))
+    fails_with(checks.check_prediction_spread_growth(4, reveal=True), "2 times", "variance grows")
+    fails_with(checks.check_prediction_spread_growth(8, reveal=True), "square root")
+
+
+def test_loss_gradient_prediction():
+    passes(checks.check_prediction_loss_gradient((-0.9, 0.1)))
+    passes(checks.check_prediction_loss_gradient([-0.75, 0.25], n_values=4))
+    fails_with(
+        checks.check_prediction_loss_gradient((0.9, -0.1), reveal=True), "signs are turned round"
+    )
+    fails_with(
+        checks.check_prediction_loss_gradient((-1, 0), reveal=True), "(-0.9, 0.1)", "p - one_hot"
+    )
+    fails_with(checks.check_prediction_loss_gradient(0.1), "not a pair of numbers")
+    fails_with(checks.check_prediction_loss_gradient(("a", "b")), "not a pair of numbers")

@@ -7,18 +7,29 @@ import pytest
 
 import attnlib
 from attnlib import causal_mask, checks, padding_mask, solutions
-from attnlib.checks import next_steps
+from attnlib.checks import next_predictions, next_steps
 
 from .helpers import assert_fails_kindly, fails_with, passes
 
 
 def test_every_check_of_the_module_is_exported():
-    mine = {name for name in dir(next_steps) if name.startswith("check_")}
+    mine = {
+        name
+        for module in (next_steps, next_predictions)
+        for name in dir(module)
+        if name.startswith("check_")
+    }
     assert mine == {
         "check_causal_mask",
         "check_prediction_zero_weights",
         "check_split_heads",
         "check_merge_heads",
+        "check_prediction_causal_count",
+        "check_prediction_flipped_mask",
+        "check_prediction_head_shapes",
+        "check_prediction_head_parameters",
+        "check_prediction_wrong_d",
+        "check_window_mask",
     }
     assert mine <= set(checks.__all__)
 
@@ -87,7 +98,9 @@ def test_the_right_zeros_pass_as_an_array_or_as_pairs():
     ],
 )
 def test_typical_wrong_zeros_are_told_the_reason(wrong, said):
-    fails_with(checks.check_prediction_zero_weights(wrong), "the zeros are at (0, 1)", *said)
+    fails_with(
+        checks.check_prediction_zero_weights(wrong, reveal=True), "the zeros are at (0, 1)", *said
+    )
 
 
 @pytest.mark.parametrize("answer", [..., None, "(0, 1)", [(0, 9)], [(True, 1)], 3])
@@ -139,3 +152,125 @@ def test_split_and_merge_checks_fail_kindly():
     fails_with(checks.check_merge_heads(lambda parts: None), "returned None")
     fails_with(checks.check_split_heads("split"), "expected a function")
     fails_with(checks.check_merge_heads(lambda parts: 1 / 0), "ZeroDivisionError")
+
+
+def test_a_first_wrong_zero_prediction_gets_the_step_not_the_zeros():
+    check = checks.check_prediction_zero_weights
+    check.reset()
+    first = check(~causal_mask(5))
+    fails_with(first, "not right yet", "print the mask")
+    assert "(0, 1)" not in str(first)
+    fails_with(check(~causal_mask(5)), "the zeros are at (0, 1)")  # the second try: the answer
+    check.reset()
+
+
+def test_zero_weights_of_a_padding_mask_alone():
+    right = ~padding_mask(4, 6)  # (6, 6): the padded columns, in every row
+    passes(checks.check_prediction_zero_weights(right, length=4, n=6, causal=False))
+    fails_with(
+        checks.check_prediction_zero_weights(
+            ~causal_mask(6) | right, length=4, n=6, causal=False, reveal=True
+        ),
+        "the padded keys j >= 4",
+    )
+
+
+# --- predictions: the causal mask's count, the mask turned round ---
+
+
+def test_causal_count():
+    passes(checks.check_prediction_causal_count(21))
+    fails_with(
+        checks.check_prediction_causal_count(15, reveal=True), "21", "leaves out the diagonal"
+    )
+    fails_with(checks.check_prediction_causal_count(36, reveal=True), "every entry")
+    fails_with(checks.check_prediction_causal_count(20, reveal=True), "count row by row")
+    passes(checks.check_prediction_causal_count(10, n=4))
+    fails_with(checks.check_prediction_causal_count("21"), "not a number")
+
+
+def test_flipped_mask_has_an_empty_last_row_and_attnlib_refuses_it():
+    passes(checks.check_prediction_flipped_mask(5))
+    passes(checks.check_prediction_flipped_mask(3, n=4))
+    fails_with(
+        checks.check_prediction_flipped_mask(0, reveal=True), "row 5", "row 0 still sees 5 keys"
+    )
+    fails_with(checks.check_prediction_flipped_mask(6), "not an index from 0 to 5")
+    ex = attnlib.toy_example(n=6, seed=0)
+    with pytest.raises(ValueError, match="mask row 5 is all False"):
+        attnlib.self_attention(*ex[1:], mask=~causal_mask(6))  # what the check's answer says
+
+
+# --- predictions: heads ---
+
+
+RIGHT_SHAPES = [(8, 8), (6, 2), (6, 8), (6, 8)]
+
+
+def test_head_shapes():
+    passes(checks.check_prediction_head_shapes(RIGHT_SHAPES))
+    passes(
+        checks.check_prediction_head_shapes(
+            [(12, 12), (5, 4), (5, 12), (5, 12)], n=5, d=12, heads=3
+        )
+    )
+    for k, (wrong, words) in enumerate(
+        [
+            ((8, 2), "side by side: d × (h · d_k)"),
+            ((6, 8), "d_k = d / h columns"),
+            ((6, 2), "joins the heads"),
+            ((6, 2), "back to width d"),
+        ]
+    ):
+        answer = list(RIGHT_SHAPES)
+        answer[k] = wrong
+        fails_with(checks.check_prediction_head_shapes(answer, reveal=True), words)
+    fails_with(checks.check_prediction_head_shapes([(8, 8)]), "not four shapes")
+    fails_with(checks.check_prediction_head_shapes("(8, 8)"), "not four shapes")
+
+
+def test_head_parameters_are_the_same():
+    passes(checks.check_prediction_head_parameters("the same"))
+    passes(checks.check_prediction_head_parameters(" The Same "))
+    fails_with(
+        checks.check_prediction_head_parameters("one head", reveal=True), "256", "blocks of columns"
+    )
+    fails_with(checks.check_prediction_head_parameters("more"), "not one of the choices")
+
+
+def test_dividing_by_the_whole_d_flattens():
+    passes(checks.check_prediction_wrong_d("flatter"))
+    fails_with(
+        checks.check_prediction_wrong_d("sharper", reveal=True), "flatter", "√8 is larger than √2"
+    )
+    first = checks.check_prediction_wrong_d("unchanged")
+    fails_with(first, "not right yet", "shrinks every score")
+    checks.check_prediction_wrong_d.reset()
+
+
+# --- a sliding-window mask (a transfer exercise) ---
+
+
+def window_by_loops(n, w):
+    return np.array([[i - w <= j <= i for j in range(n)] for i in range(n)])
+
+
+def test_the_window_solution_passes_and_is_the_loops():
+    passes(checks.check_window_mask(solutions.my_window_mask))
+    for n, w in ((7, 3), (3, 0), (2, 5)):
+        np.testing.assert_array_equal(solutions.my_window_mask(n, w), window_by_loops(n, w))
+    assert_fails_kindly(checks.check_window_mask)
+
+
+@pytest.mark.parametrize(
+    ("func", "said"),
+    [
+        (lambda n, w: causal_mask(n), ["the whole causal mask", "more than w = 2 back"]),
+        (lambda n, w: window_by_loops(n, w).T, ["looks forward", "below the diagonal"]),
+        (lambda n, w: window_by_loops(n, w + 1), ["entry (3, 0) is True but should be False"]),
+        (lambda n, w: window_by_loops(n, w).astype(float), ["not boolean", ".astype(bool)"]),
+        (lambda n, w: window_by_loops(n + 1, w), ["shape (7, 7), expected (6, 6)"]),
+    ],
+)
+def test_window_mask_typical_mistakes(func, said):
+    fails_with(checks.check_window_mask(func), *said)

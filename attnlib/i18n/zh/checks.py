@@ -497,6 +497,76 @@ MESSAGES = {
     "right: the query {query!r} puts {weight:.2f} of its weight on {token!r} (position {top})": (
         "正确：查询词元 {query!r} 把 {weight:.2f} 的注意力权重放在 {token!r} 上（位置 {top}）"
     ),
+    "smaller": "更小",
+    "about the same": "差不多",
+    "larger": "更大",
+    "right: every value gets p = 1/{n}, and -log(1/{n}) = log {n} = {right:.3f} nats": (
+        "正确：每个值的概率都是 p = 1/{n}，而 -log(1/{n}) = log {n} = {right:.3f} 奈特"
+    ),
+    "you predicted {guess:g}, but the loss is -log(1/{n}) = {right:.3f} nats": (
+        "你预测的是 {guess:g}，但损失是 -log(1/{n}) = {right:.3f} 奈特"
+    ),
+    "{guess:g} is the probability of the right answer; the loss is minus its log": (
+        "{guess:g} 是正确答案的概率；损失是它的对数再取负"
+    ),
+    "that is log base 10; the loss is measured in nats, with the natural log": (
+        "这是以 10 为底的对数；损失以奈特为单位，用的是自然对数"
+    ),
+    "the loss is -log of the probability the model gives the right answer": (
+        "损失是模型给正确答案的概率取 -log"
+    ),
+    "what probability does the right value get, and what is minus its natural log?": (
+        "正确的值得到多大的概率？它的自然对数取负是多少？"
+    ),
+    "unscaled |dW_Q| + |dW_K| is {ratios} times the scaled one (seeds 0 to {last})": (
+        "不缩放时的 |dW_Q| + |dW_K| 是缩放时的 {ratios} 倍（种子 0 到 {last}）"
+    ),
+    "right: {right}. {shown}": "正确：{right}。{shown}",
+    "you predicted {choice!r}, but it is {right}: {shown}": "你预测的是 {choice!r}，实际是{right}：{shown}",
+    "the saturated softmax does pass back less to the scores, but an unscaled score "
+    "q · k moves √d_k = {root:g} times more when q or k moves, and that wins": (
+        "饱和的 softmax 传回注意力分数的梯度确实更少；但不缩放的注意力分数 q · k 在 q 或 k "
+        "变化时，变化量要大 √d_k = {root:g} 倍，后者占了上风"
+    ),
+    "a score's gradient reaches W_Q through q: how strongly does q · k depend on q, "
+    "compared with q · k / √d_k?": (
+        "注意力分数的梯度经过 q 才到达 W_Q：与 q · k / √d_k 相比，q · k 随 q 变化的幅度有多大？"
+    ),
+    "right: the spread of q · k is √d_k, from √{a} = {sa:g} to √{b} = {sb:g}: {right:g} times": (
+        "正确：q · k 的标准差是 √d_k，从 √{a} = {sa:g} 变为 √{b} = {sb:g}：{right:g} 倍"
+    ),
+    "you predicted {guess:g}, but the spread grows {right:g} times: from √{a} = {sa:g} "
+    "to √{b} = {sb:g}": (
+        "你预测的是 {guess:g}，但标准差增大了 {right:g} 倍：从 √{a} = {sa:g} 变为 √{b} = {sb:g}"
+    ),
+    "{guess:g} is how much the variance grows; the spread is its square root": (
+        "{guess:g} 是方差增大的倍数；标准差是方差的平方根"
+    ),
+    "the variance of q · k is d_k (2.2.3); the spread is the square root of it": (
+        "q · k 的方差是 d_k（2.2.3）；标准差是它的平方根"
+    ),
+    "what is the variance of q · k at each d_k, and how does a spread follow from it?": (
+        "在这两个 d_k 下，q · k 的方差各是多少？标准差怎样由方差得到？"
+    ),
+    "your prediction {answer!r} is not a pair of numbers": "你的预测 {answer!r} 不是一对数",
+    "write two numbers: (at the right value, at any other value)": (
+        "写两个数：（正确的值处，任意另一个值处）"
+    ),
+    "right: p - one_hot(answer) is {p:g} - 1 = {a:g} at the answer and {p:g} elsewhere": (
+        "正确：p - one_hot(answer) 在正确答案处是 {p:g} - 1 = {a:g}，其他位置是 {p:g}"
+    ),
+    "you predicted ({a:g}, {b:g}), but p - one_hot(answer) gives ({ra:g}, {rb:g})": (
+        "你预测的是 ({a:g}, {b:g})，但 p - one_hot(answer) 给出 ({ra:g}, {rb:g})"
+    ),
+    "the signs are turned round: raising the right value's logit lowers the loss": (
+        "符号反了：提高正确值的 logit 会让损失下降"
+    ),
+    "step 1 of the backward pass: d loss / d logits = p - one_hot(answer)": (
+        "反向传播的第 1 步：d loss / d logits = p - one_hot(answer)"
+    ),
+    "step 1 of the backward pass gives the formula: put p = 1/{n} into it": (
+        "反向传播的第 1 步给出了公式：把 p = 1/{n} 代进去"
+    ),
     # --- next_steps: notebook 07, masks and heads ---
     "none": "无",
     "True where query i may attend to key j, that is where j <= i: np.tril(...)": (
@@ -619,6 +689,125 @@ MESSAGES = {
     ),
     "the heads side by side, head 0 first: equal to multi_head_attention's Z": (
         "各个头左右并排，头 0 在最前：与 multi_head_attention 的 Z 相同"
+    ),
+    "right: {count} zeros, the padded keys (columns j >= {length}) in every row; "
+    "the padded queries' rows keep weights on the real keys": (
+        "正确：共 {count} 个 0，即每一行中填充出来的键（j >= {length} 的列）；"
+        "填充位置自己的查询行仍然把注意力权重放在真实的键上"
+    ),
+    "a weight is 0 exactly where the mask is False: the padded keys j >= {length}": (
+        "掩码为 False 的位置，注意力权重恰好为 0：也就是填充出来的键 j >= {length}"
+    ),
+    "print the mask: a weight is 0 exactly where its entry is False": (
+        "把掩码打印出来：掩码为 False 的位置，注意力权重恰好为 0"
+    ),
+    "right: row i has i + 1 Trues, so 1 + 2 + … + {n} = {right} of {all}": (
+        "正确：第 i 行有 i + 1 个 True，所以是 1 + 2 + … + {n} = {right}，共 {all} 个中的这么多"
+    ),
+    "you predicted {guess:g}, but causal_mask({n}) has {right} True entries of {all}": (
+        "你预测的是 {guess:g}，但 causal_mask({n}) 的 {all} 个元素中有 {right} 个 True"
+    ),
+    "that leaves out the diagonal: each token may also attend to itself": (
+        "这漏掉了对角线：每个词元也可以关注它自己"
+    ),
+    "that is every entry: query i may not see the keys after it (j > i)": (
+        "这是全部元素：查询 i 不能看它后面的键（j > i）"
+    ),
+    "count row by row: query i sees keys 0 … i, that is i + 1 of them": (
+        "逐行数：查询 i 能看键 0 … i，也就是 i + 1 个"
+    ),
+    "count row by row: how many keys may query 0 see, query 1, …?": (
+        "逐行数：查询 0 能看几个键？查询 1 呢？……"
+    ),
+    "right: row {right} is all False; its softmax would divide 0 by 0, so attnlib "
+    "refuses the mask (PyTorch returns nan for that row)": (
+        "正确：第 {right} 行全是 False；它的 softmax 会变成 0 除以 0，所以 attnlib "
+        "拒绝这样的掩码（PyTorch 则给这一行返回 nan）"
+    ),
+    "you predicted row {guess}, but row {right} is the one with no True: "
+    "turned round, query i may see only the keys after it (j > i)": (
+        "你预测的是第 {guess} 行，但没有 True 的是第 {right} 行："
+        "掩码反过来以后，查询 i 只能看它后面的键（j > i）"
+    ),
+    "row {guess} still sees {count} keys": "第 {guess} 行仍然能看 {count} 个键",
+    "turned round, True means j > i: which query has no key after it?": (
+        "反过来以后，True 表示 j > i：哪个查询后面没有键？"
+    ),
+    "your prediction {answer!r} is not four shapes": "你的预测 {answer!r} 不是四个形状",
+    "write four shapes in order: [W_Q, Q of one head, Z, output], e.g. (3, 5) each": (
+        "按顺序写四个形状：[W_Q, 一个头的 Q, Z, output]，每个形如 (3, 5)"
+    ),
+    "right: W_Q {w}, one head's Q {q}, Z {z}, output {o}": (
+        "正确：W_Q {w}，一个头的 Q {q}，Z {z}，output {o}"
+    ),
+    "{name}: you predicted {got}, but it is {want}": "{name}：你预测的是 {got}，实际是 {want}",
+    "W_Q holds every head's columns side by side: d × (h · d_k)": (
+        "W_Q 把每个头的列并排放在一起：d × (h · d_k)"
+    ),
+    "one head's Q has d_k = d / h columns, its own block of X W_Q": (
+        "一个头的 Q 有 d_k = d / h 列，是 X W_Q 中属于它的那一块"
+    ),
+    "Z joins the heads' outputs side by side: n × (h · d_v)": (
+        "Z 把各个头的输出并排拼在一起：n × (h · d_v)"
+    ),
+    "W_O maps each token back to width d: n × d": "W_O 把每个词元映射回维度 d：n × d",
+    "go through the formulas above one at a time: which sizes multiply?": (
+        "把上面的公式逐个过一遍：哪些维度相乘？"
+    ),
+    "one head of width {d}: {one} numbers; {d} heads of width 1: {many}": (
+        "一个维度为 {d} 的头：{one} 个数；{d} 个维度为 1 的头：{many} 个数"
+    ),
+    "right: {shown}": "正确：{shown}",
+    "you predicted {choice!r}, but: {shown}": "你预测的是 {choice!r}，但是：{shown}",
+    "the heads only cut the same W_Q, W_K, W_V into blocks of columns: "
+    "d × (h · d/h) = d × d each, and W_O is d × d either way": (
+        "多个头只是把同样的 W_Q、W_K、W_V 按列切成几块：每个都是 "
+        "d × (h · d/h) = d × d，而 W_O 无论如何都是 d × d"
+    ),
+    "write the shape of W_Q for h heads of width d/h, and count its entries": (
+        "写出 h 个维度为 d/h 的头对应的 W_Q 的形状，再数一数它有多少个元素"
+    ),
+    "the largest weight per row goes from {good} to {bad}": (
+        "每一行最大的注意力权重从 {good} 变为 {bad}"
+    ),
+    "you predicted {choice!r}, but the rows get {right}: {shown}": (
+        "你预测的是 {choice!r}，但这些行变得{right}：{shown}"
+    ),
+    "√{d} is larger than √{d_k}: every score shrinks, and smaller gaps between "
+    "scores give a more even softmax": (
+        "√{d} 比 √{d_k} 大：每个注意力分数都变小，分数之间的差距变小，softmax 就更平均"
+    ),
+    "dividing by a larger number shrinks every score: what does the softmax do then?": (
+        "除以更大的数会让每个注意力分数变小：这时 softmax 会怎样？"
+    ),
+    "start from the causal mask and also block the keys with j < i - w": (
+        "从因果掩码出发，再把 j < i - w 的键也挡住"
+    ),
+    "for n = {n}, w = {w} you returned shape {got}, expected {want}": (
+        "当 n = {n}、w = {w} 时，你返回的形状是 {got}，应为 {want}"
+    ),
+    "your mask is {dtype}, not boolean": "你的掩码类型是 {dtype}，不是布尔值",
+    "masks are True/False: end with .astype(bool)": "掩码是 True/False：最后加上 .astype(bool)",
+    "for n = {n}, w = {w} you returned the whole causal mask": (
+        "当 n = {n}、w = {w} 时，你返回的是完整的因果掩码"
+    ),
+    "query i may not see keys more than w = {w} back (j < i - w)": (
+        "查询 i 不能看往前超过 w = {w} 个位置的键（j < i - w）"
+    ),
+    "for n = {n}, w = {w} your window looks forward, not back": (
+        "当 n = {n}、w = {w} 时，你的窗口是往后看，而不是往前看"
+    ),
+    "row i is the query: it sees keys j <= i, below the diagonal": (
+        "第 i 行是查询：它看的是 j <= i 的键，在对角线下方"
+    ),
+    "for n = {n}, w = {w}, entry {cell} is {got} but should be {want}": (
+        "当 n = {n}、w = {w} 时，元素 {cell} 是 {got}，应为 {want}"
+    ),
+    "query i sees itself and the w tokens before it: j from i - w to i": (
+        "查询 i 看它自己和它前面的 w 个词元：j 从 i - w 到 i"
+    ),
+    "passed: query i sees keys i - w … i, for (n, w) = (6, 2), (5, 0) and (4, 10)": (
+        "通过：在 (n, w) = (6, 2)、(5, 0) 和 (4, 10) 下，查询 i 都看键 i - w … i"
     ),
     # --- issue 21: a first wrong try names the step; softmax down the columns ---
     "score_ij is the dot product of row i of Q with row j of K, divided by the square root of their length": (

@@ -13,7 +13,8 @@ bare traceback: it reports it instead.
 - :mod:`.worked`: 04's predictions (a score by hand, a variance, the winning key);
 - :mod:`.weights`: 05's predictions (exps, a weight and an output by hand, doubled scores);
 - :mod:`.learned`: exercises of notebook 06 (the softmax's and the loss's gradients, a pick);
-- :mod:`.next_steps`: notebook 07's exercises (a causal mask, masked weights, heads).
+- :mod:`.next_steps`: notebook 07's exercises (a causal mask, masked weights, heads);
+- :mod:`.next_predictions`: notebook 07's predictions (mask counts, head shapes and sizes).
 
 Examples
 --------
@@ -42,12 +43,28 @@ from .inputs import (
     check_permutation,
     check_shapes,
 )
-from .learned import check_loss_gradient, check_pick, check_softmax_backward
+from .learned import (
+    check_loss_gradient,
+    check_pick,
+    check_prediction_gradient_size,
+    check_prediction_loss_gradient,
+    check_prediction_spread_growth,
+    check_prediction_uniform_loss,
+    check_softmax_backward,
+)
+from .next_predictions import (
+    check_prediction_causal_count,
+    check_prediction_flipped_mask,
+    check_prediction_head_parameters,
+    check_prediction_head_shapes,
+    check_prediction_wrong_d,
+)
 from .next_steps import (
     check_causal_mask,
     check_merge_heads,
     check_prediction_zero_weights,
     check_split_heads,
+    check_window_mask,
 )
 from .predictions import (
     check_prediction_cost_ratio,
@@ -84,17 +101,26 @@ __all__ = [
     "check_pick",
     "check_prediction_X_shape",
     "check_prediction_alpha",
+    "check_prediction_causal_count",
     "check_prediction_cost_ratio",
     "check_prediction_cross_shape",
     "check_prediction_doubled_scores",
     "check_prediction_embedding_row",
     "check_prediction_exps",
+    "check_prediction_flipped_mask",
+    "check_prediction_gradient_size",
+    "check_prediction_head_parameters",
+    "check_prediction_head_shapes",
+    "check_prediction_loss_gradient",
     "check_prediction_moved_token",
     "check_prediction_output",
     "check_prediction_qkv_shapes",
     "check_prediction_score",
     "check_prediction_score_variance",
+    "check_prediction_spread_growth",
+    "check_prediction_uniform_loss",
     "check_prediction_winner",
+    "check_prediction_wrong_d",
     "check_prediction_zero_weights",
     "check_qkv",
     "check_row_entropy",
@@ -105,4 +131,5 @@ __all__ = [
     "check_softmax_temperature",
     "check_split_heads",
     "check_weighted_sum",
+    "check_window_mask",
 ]

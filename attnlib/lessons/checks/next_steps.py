@@ -16,7 +16,12 @@ check_prediction_zero_weights   which weights are 0 for a sentence of 3 tokens p
                                 under a causal mask
 check_split_heads               ``func(M, heads)``: (n, heads·w) -> (heads, n, w), in blocks
 check_merge_heads               ``func(parts)``: (heads, n, w) -> (n, heads·w), the way back
+check_window_mask               ``func(n, w)``: a sliding window, i - w <= j <= i (transfer)
 ==============================  ============================================================
+
+The notebook's predictions are :mod:`.next_predictions`. A first wrong try is told
+the step to redo; the answer comes with the second (or with ``reveal=True``), as
+:mod:`.runner` arranges.
 """
 
 from __future__ import annotations
@@ -26,8 +31,14 @@ from collections.abc import Callable
 import numpy as np
 
 from ...i18n import tr
-from ...maths.core import causal_mask, multi_head_attention, padding_mask, self_attention
+from ...maths.core import (
+    causal_mask,
+    multi_head_attention,
+    padding_mask,
+    self_attention,
+)
 from ...maths.data import toy_example, toy_multi_head
+from .predictions import written, wrong
 from .runner import Failure, call, check, close, compare, expect_array, expect_value
 
 SIZES = (4, 7, 1)  # the n a causal mask is checked at; 4 first, where every slip differs
@@ -141,7 +152,7 @@ def check_causal_mask(func: Callable) -> str:
 
 
 @check
-def check_prediction_zero_weights(answer, length: int = 3, n: int = 5) -> str:
+def check_prediction_zero_weights(answer, length: int = 3, n: int = 5, causal: bool = True) -> str:
     """Check a prediction of which weights are exactly 0 under ``causal_mask(n) & padding_mask``.
 
     The question of notebook 07: a sentence of `length` real tokens padded to
@@ -152,6 +163,8 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5) -> str:
     answer : boolean array of shape (n, n), or a collection of pairs (i, j)
         True (or listed) where you predict the weight is exactly 0.
     length, n : int, default 3 and 5
+    causal : bool, default True
+        With the causal mask too (the exercise), or the padding mask alone.
 
     Returns
     -------
@@ -164,15 +177,20 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5) -> str:
     >>> bool(check_prediction_zero_weights(~causal_mask(5)))
     False
     """
-    if answer is None or answer is Ellipsis:
-        raise Failure(
-            tr("you have not written a prediction yet"),
-            tr("replace ... with your prediction, then run the cell again"),
-        )
-    mask = causal_mask(n) & padding_mask(length, n)  # (n, n), True = may attend
+    written(answer)
+    mask = padding_mask(length, n)  # (n, n), True = may attend
+    if causal:
+        mask = mask & causal_mask(n)
     ex = toy_example(n, seed=0)
     right = self_attention(*ex[1:], mask=mask).weights == 0  # (n, n): the zeros, computed
     guess = _as_cells(answer, n)
+    if np.array_equal(guess, right) and not causal:
+        return tr(
+            "right: {count} zeros, the padded keys (columns j >= {length}) in every row; "
+            "the padded queries' rows keep weights on the real keys",
+            count=int(right.sum()),
+            length=length,
+        )
     if np.array_equal(guess, right):
         return tr(
             "right: {count} zeros: every key after the query (j > i) and every "
@@ -187,14 +205,14 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5) -> str:
     )
     padded_rows = np.zeros((n, n), dtype=bool)
     padded_rows[length:] = True
-    if np.array_equal(guess, ~causal_mask(n)):
+    if causal and np.array_equal(guess, ~causal_mask(n)):
         why = tr(
             "the causal triangle is right, but keys {length} … {last} are padding: "
             "every query gets weight 0 on them too",
             length=length,
             last=n - 1,
         )
-    elif np.array_equal(guess, ~padding_mask(length, n)):
+    elif causal and np.array_equal(guess, ~padding_mask(length, n)):
         why = tr(
             "the padded keys are right, but the causal mask also hides every later key (j > i)"
         )
@@ -207,9 +225,15 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5) -> str:
             "simply thrown away",
             length=length,
         )
-    else:
+    elif causal:
         why = tr("a weight is 0 exactly where the mask is False: j > i (causal) or j is padding")
-    raise Failure(said, why)
+    else:
+        why = tr(
+            "a weight is 0 exactly where the mask is False: the padded keys j >= {length}",
+            length=length,
+        )
+    step = tr("print the mask: a weight is 0 exactly where its entry is False")
+    raise wrong(answer, said, why, step)
 
 
 def _as_cells(answer, n: int) -> np.ndarray:
@@ -381,3 +405,66 @@ def check_merge_heads(func: Callable) -> str:
             )
         compare(got, right, what, hint)
     return tr("the heads side by side, head 0 first: equal to multi_head_attention's Z")
+
+
+WINDOW_SIZES = ((6, 2), (5, 0), (4, 10))  # (n, w): a window inside, no window, wider than n
+
+
+@check
+def check_window_mask(func: Callable) -> str:
+    """Check ``func(n, w) -> mask``: query i may attend to itself and the w tokens before it.
+
+    A sliding-window mask, a causal mask that also hides keys more than w
+    back: True where i - w <= j <= i. Tested at (n, w) = (6, 2), (5, 0) and (4, 10).
+
+    Examples
+    --------
+    >>> bool(check_window_mask(lambda n, w: causal_mask(n)))
+    False
+    """
+    hint = tr("start from the causal mask and also block the keys with j < i - w")
+    for n, w in WINDOW_SIZES:
+        got = expect_value(call(func, n, w, hint=hint), f"n = {n}, w = {w}")
+        arr = np.asarray(got)
+        right = np.array([[i - w <= j <= i for j in range(n)] for i in range(n)])  # by loops
+        if arr.shape != right.shape:
+            raise Failure(
+                tr(
+                    "for n = {n}, w = {w} you returned shape {got}, expected {want}",
+                    n=n,
+                    w=w,
+                    got=arr.shape,
+                    want=right.shape,
+                ),
+                hint,
+            )
+        if arr.dtype != bool:
+            raise Failure(
+                tr("your mask is {dtype}, not boolean", dtype=arr.dtype),
+                tr("masks are True/False: end with .astype(bool)"),
+            )
+        if np.array_equal(arr, right):
+            continue
+        if np.array_equal(arr, causal_mask(n)):
+            raise Failure(
+                tr("for n = {n}, w = {w} you returned the whole causal mask", n=n, w=w),
+                tr("query i may not see keys more than w = {w} back (j < i - w)", w=w),
+            )
+        if np.array_equal(arr, right.T):
+            raise Failure(
+                tr("for n = {n}, w = {w} your window looks forward, not back", n=n, w=w),
+                tr("row i is the query: it sees keys j <= i, below the diagonal"),
+            )
+        wrong_cell = tuple(int(k) for k in np.argwhere(arr != right)[0])
+        raise Failure(
+            tr(
+                "for n = {n}, w = {w}, entry {cell} is {got} but should be {want}",
+                n=n,
+                w=w,
+                cell=wrong_cell,
+                got=bool(arr[wrong_cell]),
+                want=bool(right[wrong_cell]),
+            ),
+            tr("query i sees itself and the w tokens before it: j from i - w to i"),
+        )
+    return tr("passed: query i sees keys i - w … i, for (n, w) = (6, 2), (5, 0) and (4, 10)")
