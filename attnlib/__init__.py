@@ -37,7 +37,7 @@ _moved.install()
 set_translator(tr)  # the maths' error messages in the learner's language
 del set_translator, tr
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Attention",
@@ -59,6 +59,7 @@ __all__ = [
     "padding_mask",
     "plotting",
     "reference",
+    "require",
     "self_attention",
     "self_attention_backward",
     "set_language",
@@ -88,6 +89,7 @@ _LAZY_NAMES = {
     "learned_explorer": "explorers",
     "LearnedExplorer": "explorers",
     "plot_attention": "pictures.plotting",
+    "require": "version_check",
     "show_error": "lessons.demo",
 }
 

@@ -169,16 +169,18 @@ def sync(name: str) -> Path:
     if old is not None:
         for cell in old.cells:
             if cell.cell_type == "code" and "translation" in cell.metadata:
-                translated[cell.metadata["translation"]["of"]] = cell.source
+                translated[cell.metadata["translation"]["of"]] = cell
     codes = iter(expected_code(english))
     cells = []
     for cell in english.cells:
         if cell.cell_type == "code":
             source = next(codes)
             previous = translated.get(cell.id)
-            if previous is not None and same_code(source, previous):
-                source = previous  # its translated strings and comments stay
+            if previous is not None and same_code(source, previous.source):
+                source = previous.source  # its translated strings and comments stay
             new = nbformat.v4.new_code_cell(source)
+            if previous is not None:
+                new.id = previous.id  # the same cell: no diff of a new random id
             # tags, and how JupyterLab shows the cell (e.g. outputs stored collapsed)
             new.metadata = {k: v for k, v in cell.metadata.items() if k in ("tags", "jupyter")}
             new.metadata["translation"] = {"of": cell.id}
