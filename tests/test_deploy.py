@@ -2,7 +2,11 @@
 the image) rendered to the settings that take effect, and checked for what a class
 must not lose: no open login, the server's root in the student's home, the course
 pulled where the landing page looks, and no secret inside the repository. The hub
-itself runs in `make class` (tests/classhub)."""
+itself runs in `make class` (tests/classhub).
+
+One file, though long (about 500 lines of code): the routes are checked against
+each other (the same course link, the same server root, the same state folder
+rules), so their renderers live together."""
 
 from __future__ import annotations
 

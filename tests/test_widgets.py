@@ -1,4 +1,8 @@
-"""The explorers: set a slider's .value, then check the figure against the maths."""
+"""The explorers: set a slider's .value, then check the figure against the maths.
+
+One file, though long (about 500 lines of code): every explorer family is driven
+the same way (set .value, compare with a direct call of the maths), and the helpers
+that do it are shared by all of them."""
 
 from __future__ import annotations
 

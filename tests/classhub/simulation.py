@@ -1,5 +1,8 @@
 """A simulated class on one machine: JupyterHub, N students, their servers and kernels.
 
+(Not a test file but the harness `make class` runs; long because it is a whole
+class: the hub's config, the students' logins, websockets and timings.)
+
 The hub runs deploy/jupyterhub/jupyterhub_config.py with three test-only changes:
 it listens on 127.0.0.1 only, each student logs in with a password of their own
 (`ClassListAuthenticator`, defined in the generated config), and servers are local
