@@ -23,7 +23,7 @@ import numpy as np
 from ...i18n import tr
 from ...maths.core import softmax
 from ..lookup import Params, Sequence, attend, init_params, make_task, qk_gradient_norms
-from .predictions import as_number, written, wrong
+from .predictions import as_choice, as_number, written, wrong
 from .runner import Failure, call, check, close, compare, expect_array
 
 #: The step of the central finite differences: its error, h² and eps / h, stays near 1e-10.
@@ -233,17 +233,6 @@ def _size_name(choice: str) -> str:
     }[choice]
 
 
-def _choice(answer, choices: tuple[str, ...]) -> str:
-    written(answer)
-    choice = str(answer).strip().lower()
-    if choice not in choices:
-        raise Failure(
-            tr("your prediction {answer!r} is not one of the choices", answer=answer),
-            tr("answer one of {choices}", choices=", ".join(repr(c) for c in choices)),
-        )
-    return choice
-
-
 @check
 def check_prediction_uniform_loss(answer: float, n_values: int = 10) -> str:
     """Check the loss of a model that believes all `n_values` answers equally (06).
@@ -304,7 +293,7 @@ def check_prediction_gradient_size(answer: str, d_k: int = 64, seeds: int = 3) -
     >>> bool(check_prediction_gradient_size("smaller"))
     False
     """
-    choice = _choice(answer, GRADIENT_CHOICES)
+    choice = as_choice(answer, GRADIENT_CHOICES)
     task = make_task(4000, seed=0)  # notebook 06's training set (its first two batches are used)
     ratios = []
     for seed in range(seeds):

@@ -26,23 +26,12 @@ from ...maths.core import (
     softmax,
 )
 from ...maths.data import toy_multi_head
-from .predictions import as_index, as_number, as_shape, written, wrong
+from .predictions import as_choice, as_index, as_number, as_shape, written, wrong
 from .runner import Failure, check
 
 #: Choices for check_prediction_head_parameters and check_prediction_wrong_d.
 PARAMETER_CHOICES = ("one head", "eight heads", "the same")
 SHARPNESS_CHOICES = ("flatter", "sharper", "unchanged")
-
-
-def _choice(answer, choices: tuple[str, ...]) -> str:
-    written(answer)
-    choice = str(answer).strip().lower()
-    if choice not in choices:
-        raise Failure(
-            tr("your prediction {answer!r} is not one of the choices", answer=answer),
-            tr("answer one of {choices}", choices=", ".join(repr(c) for c in choices)),
-        )
-    return choice
 
 
 @check
@@ -173,7 +162,7 @@ def check_prediction_head_parameters(answer: str, d: int = 8) -> str:
     >>> bool(check_prediction_head_parameters("the same"))
     True
     """
-    choice = _choice(answer, PARAMETER_CHOICES)
+    choice = as_choice(answer, PARAMETER_CHOICES)
     counts = []
     for heads in (1, d):
         m = toy_multi_head(n=6, d=d, d_k=d // heads, heads=heads, seed=0)
@@ -212,7 +201,7 @@ def check_prediction_wrong_d(answer: str, d: int = 8, heads: int = 4) -> str:
     >>> bool(check_prediction_wrong_d("flatter"))
     True
     """
-    choice = _choice(answer, SHARPNESS_CHOICES)
+    choice = as_choice(answer, SHARPNESS_CHOICES)
     d_k = d // heads
     ex = toy_multi_head(n=6, d=d, d_k=d_k, heads=heads, seed=0)
     head0 = multi_head_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, ex.W_O, heads=heads).heads[0]

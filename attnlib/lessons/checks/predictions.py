@@ -89,6 +89,18 @@ def as_number(answer) -> float:
     )
 
 
+def as_choice(answer, choices: tuple[str, ...]) -> str:
+    """A prediction that must be one of `choices` (any case, spaces around allowed)."""
+    written(answer)
+    choice = str(answer).strip().lower()
+    if choice not in choices:
+        raise Failure(
+            tr("your prediction {answer!r} is not one of the choices", answer=answer),
+            tr("answer one of {choices}", choices=", ".join(repr(c) for c in choices)),
+        )
+    return choice
+
+
 def as_index(answer, n: int) -> int:
     """The prediction as an index from 0 to n - 1, or Failure."""
     written(answer)
