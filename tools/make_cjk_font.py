@@ -5,7 +5,11 @@ the few hundred characters its Chinese figures use (a full CJK font is ~16 MB,
 the subset is a few dozen kB). The characters are those of the sentences the
 pictures wing can draw (every ``tr("...")`` in attnlib/pictures/, translated),
 not every message: a new word in a check's hint, printed as text, needs no new
-font. Rerun after adding or changing a translation of a figure's text:
+font. A notebook of the edition draws text of its own too (the titles, labels and
+legends its code cells pass to a figure), so the characters of every string literal
+in its code cells are added: following each string to a figure would miss the ones
+passed on through a variable, and the printed ones cost a few kB. Rerun after
+adding or changing a translation of a figure's text, or a string in a notebook:
 
     .venv/bin/python tools/make_cjk_font.py            # every language with a font
     .venv/bin/python tools/make_cjk_font.py zh
@@ -53,6 +57,23 @@ def figure_sentences() -> set[str]:
     return found
 
 
+def notebook_strings(code: str) -> set[str]:
+    """Every string literal in the code cells of `code`'s notebooks (titles and labels among them)."""
+    import nbformat
+
+    found = set()
+    for path in sorted((ROOT / i18n.edition(code).notebooks).glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type != "code":
+                continue
+            lines = cell.source.split("\n")  # %magic and !shell lines are no Python
+            source = "\n".join(line for line in lines if not line.lstrip().startswith(("%", "!")))
+            for node in ast.walk(ast.parse(source)):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    found.add(node.value)
+    return found
+
+
 def characters(code: str) -> str:
     """Every character the subset of `code`'s font must hold: those of its figures' sentences
     that DejaVu Sans lacks, plus ASCII and the symbols the figures put next to them."""
@@ -60,6 +81,9 @@ def characters(code: str) -> str:
     catalog = i18n.catalog(code)
     for sentence in figure_sentences():
         wanted |= set(catalog.get(sentence, "")) - fonts.first_font_characters()
+    if code != "en":
+        for literal in notebook_strings(code):
+            wanted |= set(literal) - fonts.first_font_characters()
     return "".join(sorted(c for c in wanted if c.isprintable()))
 
 
