@@ -58,7 +58,7 @@ def figure_sentences() -> set[str]:
 
 
 def notebook_strings(code: str) -> set[str]:
-    """Every string literal in the code cells of `code`'s notebooks (titles and labels among them)."""
+    """Every string literal in the code cells of `code`'s notebooks (titles, labels)."""
     import nbformat
 
     found = set()

@@ -76,6 +76,20 @@ class Variant:
         return f"{self.path} {self.where}: {self.found!r} (say {self.term}) in …{self.context}…"
 
 
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def without_glossary_english(text: str) -> str:
+    """A table row's cells with no Chinese blanked, where another cell of the row has
+    Chinese: the glossary's (术语表) English column, where English is the point."""
+    lines = []
+    for line in text.split("\n"):
+        if line.startswith("|") and CJK.search(line):
+            line = "|".join(cell if CJK.search(cell) else "" for cell in line.split("|"))
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def texts() -> list[tuple[str, str, str]]:
     """(path, where, text) of every Chinese text the glossary governs."""
     import nbformat
@@ -85,7 +99,10 @@ def texts() -> list[tuple[str, str, str]]:
         nb = nbformat.read(path, as_version=4)
         for k, cell in enumerate(nb.cells):
             if cell.cell_type in ("markdown", "code"):
-                out.append((path.relative_to(ROOT).as_posix(), f"cell {k}", cell.source))
+                text = cell.source
+                if "术语表" in text:  # the glossary itself
+                    text = without_glossary_english(text)
+                out.append((path.relative_to(ROOT).as_posix(), f"cell {k}", text))
     for path in sorted((ROOT / "attnlib" / "i18n" / "zh").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

@@ -98,7 +98,7 @@ MESSAGES = {
         "你返回的形状是 {got}，应为 ({n}, {size})：{n} 个词，每个词对应词表的 {size} 个位置"
     ),
     "row {bad} ({word!r}) is not one-hot: it should hold a single 1 and zeros elsewhere": (
-        "第 {bad} 行（{word!r}）不是 one-hot：应当只有一个 1，其余全为零"
+        "第 {bad} 行（{word!r}）不是独热（one-hot）行：应当只有一个 1，其余全为零"
     ),
     "the 1 goes in column VOCABULARY.index(word)": "1 应放在第 VOCABULARY.index(word) 列",
     "passed: H has shape ({n}, {size}), one 1 per row, and H @ table equals the lookup": (
@@ -106,7 +106,7 @@ MESSAGES = {
     ),
     "rows are tokens: the first number is the number of rows": ("行对应词元：第一个数是行数"),
     "that is X's shape; W_Q (d × d_k) turns each row of length d into one of length d_k": (
-        "这是 X 的形状；W_Q（d × d_k）把每一行从长度 d 变成长度 d_k"
+        "这是 X 的形状；W_Q（d × d_k）把每一行从 d 维变成 d_k 维"
     ),
     "each score pairs one query (row i) with one key (column j): how many of each?": (
         "每个注意力分数对应一个查询向量（第 i 行）和一个键向量（第 j 列）：各有多少个？"
@@ -196,12 +196,12 @@ MESSAGES = {
         "在 4 × 4 和 3 × 5 的注意力分数矩阵上都与 Q @ K.T / √d_k 一致"
     ),
     "rows uniform, one-hot and (0.7, 0.1, 0.1, 0.1)": (
-        "one-hot 行、均匀行和 (0.7, 0.1, 0.1, 0.1) 这三行"
+        "独热行、均匀行和 (0.7, 0.1, 0.1, 0.1) 这三行"
     ),
     "H_i = -Σ_j α_ij ln α_ij along each row (axis=1), with 0·ln 0 = 0": (
         "沿每一行（axis=1）计算 H_i = -Σ_j α_ij ln α_ij，并约定 0·ln 0 = 0"
     ),
-    "the one-hot row (1, 0, 0, 0) gave nan: 0 * log 0": "one-hot 行 (1, 0, 0, 0) 得到了 nan：0 * log 0",
+    "the one-hot row (1, 0, 0, 0) gave nan: 0 * log 0": "独热行 (1, 0, 0, 0) 得到了 nan：0 * log 0",
     "0·ln 0 counts as 0: take the log only where α > 0, e.g. "
     "np.log(np.where(weights > 0, weights, 1.0))": (
         "0·ln 0 按 0 计：只在 α > 0 处取对数，例如 np.log(np.where(weights > 0, weights, 1.0))"
@@ -215,7 +215,7 @@ MESSAGES = {
     ),
     "sum along each row: axis=1 (or axis=-1)": "沿每一行求和：axis=1（或 axis=-1）",
     "uniform row ln 4 = 1.386, one-hot row 0, and the mixed row agree": (
-        "均匀行为 ln 4 = 1.386，one-hot 行为 0，混合行也一致"
+        "均匀行为 ln 4 = 1.386，独热行为 0，混合行也一致"
     ),
     "z_i = Σ_j α_ij v_j: row i of the weights mixes the rows of V, i.e. weights @ V, "
     "shape (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)": (
@@ -288,7 +288,7 @@ MESSAGES = {
         "注意力分数矩阵是 n × n 的：行数变成 {factor} 倍，列数也变成 {factor} 倍"
     ),
     "right: {right}, one row of length d = {d} per token": (
-        "正确：{right}，每个词元一行，每行长度 d = {d}"
+        "正确：{right}，每个词元一行，每行的维度 d = {d}"
     ),
     "you predicted {got}, but X for {n} tokens with d = {d} has shape {want}": (
         "你预测的是 {got}，但 {n} 个词元、d = {d} 时，X 的形状是 {want}"
@@ -299,10 +299,10 @@ MESSAGES = {
         "这是向量编码表，词表里 {V} 个词各占一行；X 只包含这 {n} 个词元的行"
     ),
     "that is the one-hot matrix H; X = H @ table has the table's d columns": (
-        "这是 one-hot 矩阵 H；X = H @ table 的列数是表的列数 d"
+        "这是独热（one-hot）矩阵 H；X = H @ table 的列数是表的列数 d"
     ),
     "one row per token, and each row is that token's embedding of length d": (
-        "每个词元一行，每行是该词元长度为 d 的向量编码"
+        "每个词元一行，每行是该词元维度为 d 的向量编码"
     ),
     "; token {first} is {word!r} too and gets the same row": (
         "；第 {first} 个词元也是 {word!r}，取的是同一行"
@@ -337,7 +337,7 @@ MESSAGES = {
         "这是 {W} 的形状；{label} = X @ {W}：(n, d) @ (d, {m})"
     ),
     "that is X's shape; {W} turns each row of length d into one of length {m}": (
-        "这是 X 的形状；{W} 把每一行从长度 d 变成长度 {m}"
+        "这是 X 的形状；{W} 把每一行从 d 维变成 {m} 维"
     ),
     "V takes its columns from W_V, which has d_v columns; only Q and K need d_k": (
         "V 的列数来自 W_V，它有 d_v 列；只有 Q 和 K 需要 d_k"
@@ -811,7 +811,7 @@ MESSAGES = {
     ),
     # --- issue 21: a first wrong try names the step; softmax down the columns ---
     "score_ij is the dot product of row i of Q with row j of K, divided by the square root of their length": (
-        "score_ij 是 Q 的第 i 行与 K 的第 j 行的点积，再除以这两个向量长度（维度）的平方根"
+        "score_ij 是 Q 的第 i 行与 K 的第 j 行的点积，再除以这两个向量维度的平方根"
     ),
     "on {what} your softmax runs down the columns (axis=0)": (
         "在 {what} 上，你的 softmax 是沿列（axis=0）归一化的"
@@ -856,7 +856,7 @@ MESSAGES = {
         "先减去这一行最大的分数，再对每个取指数，最后用键 {j} 的那个除以它们的总和"
     ),
     "Try again; a second wrong try, or reveal=True, shows the worked answer.": (
-        "再做一次；第二次答错，或加上 reveal=True，就会显示完整的答案。"
+        "再做一次；第二次答错，或加上 reveal=True，就会显示参考答案。"
     ),
     # --- issue 21: a moved token (01), exps and an output by hand (05) ---
     "right: row {r}, because perm[{r}] = {i}: {word!r} keeps its output, z moves with it": (

@@ -10,7 +10,7 @@ MESSAGES = {
     "query/key size": "查询向量 / 键向量的维度",
     "value size": "值向量的维度",
     "random seed": "随机种子",
-    "number of heads, each of width d_k": "头的个数，每个头的宽度为 d_k",
+    "number of heads, each of width d_k": "头的个数，每个头的维度为 d_k",
     "none": "无",
     "causal": "因果掩码",
     "every query sees every key": "每个查询都能看到所有键",

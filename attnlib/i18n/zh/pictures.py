@@ -37,7 +37,7 @@ MESSAGES = {
     "variance of the score": "注意力分数的方差",
     r"Scores spread out as $d_k$ grows, unless scaled": "d_k 越大，注意力分数越分散，除非缩放",
     "max weight": "最大注意力权重",
-    "row entropy, nats (max ln {n} = {ln_n:.2f})": "行熵，单位 nats（最大 ln {n} = {ln_n:.2f}）",
+    "row entropy, nats (max ln {n} = {ln_n:.2f})": "行熵，单位奈特（最大 ln {n} = {ln_n:.2f}）",
     r"softmax Jacobian $\|J\|_F$": "softmax 雅可比矩阵 ‖J‖_F",
     "unscaled": "未缩放",
     r"scaled by $1/\sqrt{d_k}$": "乘以 1/√d_k 缩放",
@@ -46,7 +46,7 @@ MESSAGES = {
     ),
     # charts: training
     "training loss": "训练损失",
-    "guessing: {chance:.2f} nats": "随机猜测：{chance:.2f} nats",
+    "guessing: {chance:.2f} nats": "随机猜测：{chance:.2f} 奈特",
     "training step": "训练步数",
-    "cross-entropy (nats, log scale)": "交叉熵（nats，对数刻度）",
+    "cross-entropy (nats, log scale)": "交叉熵（奈特，对数刻度）",
 }

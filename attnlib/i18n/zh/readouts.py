@@ -12,7 +12,7 @@ MESSAGES = {
     ),
     "mean row entropy: {entropy:.2f} nats "
     "(0 = all weight on one key, {ln_n:.2f} = spread evenly over {n})": (
-        "平均行熵：{entropy:.2f} nats（0 = 权重全部落在一个键上，{ln_n:.2f} = 平均分给 {n} 个键）"
+        "平均行熵：{entropy:.2f} 奈特（0 = 权重全部落在一个键上，{ln_n:.2f} = 平均分给 {n} 个键）"
     ),
     # the embedding and Q, K, V explorers
     "; a repeated token gets the same row: {words}": "；重复的词元得到相同的行：{words}",
@@ -25,7 +25,7 @@ MESSAGES = {
     # the scaling explorer
     "score variance": "注意力分数的方差",
     "mean max weight": "最大注意力权重的平均值",
-    "mean row entropy (nats)": "平均行熵（nats）",
+    "mean row entropy (nats)": "平均行熵（奈特）",
     "scaled by √d_k = {root:.2f}": "除以 √d_k = {root:.2f} 缩放",
     "A saturated softmax has max weight near 1 and entropy near 0; "
     "an even one 1/{n} = {even:.2f} and log {n} = {ln_n:.2f}.": (
@@ -34,7 +34,7 @@ MESSAGES = {
     ),
     # several heads
     "each head divides by √d_k = √{d_k} = {root:.2f}, its own width": (
-        "每个头按自己的宽度除以 √d_k = √{d_k} = {root:.2f}"
+        "每个头按自己的维度除以 √d_k = √{d_k} = {root:.2f}"
     ),
     "scores not divided by √d_k (unscaled)": "注意力分数未除以 √d_k（未缩放）",
     "heads = {heads}: per head Q, K {QK}, V {V}, weights {weights} · {scaling}": (
@@ -45,7 +45,7 @@ MESSAGES = {
     ),
     "mean row entropy per head: <code>{numbers}</code> nats "
     "(0 = all weight on one key, {ln_n:.2f} = spread evenly over {n})": (
-        "每个头的平均行熵：<code>{numbers}</code> nats"
+        "每个头的平均行熵：<code>{numbers}</code> 奈特"
         "（0 = 权重全部落在一个键上，{ln_n:.2f} = 平均分给 {n} 个键）"
     ),
     # the mask
