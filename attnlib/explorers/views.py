@@ -15,7 +15,6 @@ changes only that: the panels and the maths behind them stay as they are.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any, NamedTuple
 
 from ..lessons.lookup import History, Task, forward, learned_view
@@ -32,8 +31,9 @@ from ..pictures.plotting import (
     scaling_panels,
 )
 from .readouts import (
+    Breakdown,
     attention_readout,
-    breakdown_html,
+    breakdown,
     embedding_readout,
     heads_readout,
     learned_readout,
@@ -61,40 +61,59 @@ class View(NamedTuple):
 
     ``data`` maps names to what was computed (``example``, ``attention``, ...);
     an explorer reads them as ``e.attention`` (see :class:`.controller.Explorer`).
-    ``explain(i, j)``, when given, is the HTML breakdown of cell (i, j) of the
-    selectable panel; ``selection`` is the cell selected and ``breakdown`` its
-    HTML ("" without one). Make a selection with :meth:`select`.
+    ``explain(i, j, panel)``, when given, is the :class:`.readouts.Breakdown`
+    of cell (i, j) as selected in panel `panel` (a click in head h's panel
+    explains head h); ``selection`` is the cell selected, ``panel`` the panel
+    it was selected in, and ``summary`` and ``details`` its breakdown ("" without
+    one). Make a selection with :meth:`select`.
     """
 
     panels: list[Panel]
     readout: str
     data: dict[str, Any]
-    explain: Callable[[int, int], str] | None = None
+    explain: Callable[[int, int, int], Breakdown] | None = None
     selection: tuple[int, int] | None = None
-    breakdown: str = ""
+    panel: int = 0
+    summary: str = ""
+    details: str = ""
 
-    def select(self, cell: tuple[int, int] | None) -> View:
-        """This view with `cell` (i, j) selected, clamped into the selectable panel; or none.
+    @property
+    def breakdown(self) -> str:
+        """The selected cell's breakdown as HTML, its summary line first ("" without one)."""
+        return self.summary + self.details
+
+    def select(self, cell: tuple[int, int] | None, panel: int | None = None) -> View:
+        """This view with `cell` (i, j) selected in `panel`, clamped into it; or none.
 
         The one place a selection is clamped: a cell chosen at a larger n
-        moves to the last row or column still there. Only the breakdown is
-        computed; the panels and data are this view's own.
+        moves to the last row or column still there, and a panel that is gone
+        (fewer heads) or not selectable gives way to the first selectable one.
+        `panel` None keeps this view's. Only the breakdown is computed; the
+        panels and data are this view's own.
 
         Examples
         --------
         >>> v = attention_view(n=4, d_k=2, seed=0, d=8).select((6, 1))
         >>> v.selection, "query i = 3" in v.breakdown
         ((3, 1), True)
+        >>> v = attention_view(n=4, d_k=2, seed=0, d=8, heads=3).select((0, 1), panel=2)
+        >>> v.panel, "head 2 of 3" in v.summary
+        (2, True)
         """
+        panel = self.panel if panel is None else panel
         if cell is None:
-            return self._replace(selection=None, breakdown="")
-        panel = next((p for p in self.panels if p.selectable), None)
-        if panel is None:
+            return self._replace(selection=None, panel=panel, summary="", details="")
+        selectable = [k for k, p in enumerate(self.panels) if p.selectable]
+        if not selectable:
             raise ValueError("this view has no selectable panel in which to select a cell")
-        (rows, cols), (i, j) = panel.shape, cell
-        cell = check_cell((min(i, rows - 1), min(j, cols - 1)), panel.shape)
-        breakdown = self.explain(*cell) if self.explain is not None else ""
-        return self._replace(selection=cell, breakdown=breakdown)
+        if isinstance(panel, bool) or not isinstance(panel, int):
+            raise TypeError(f"panel must be an integer, got {panel!r}")
+        if panel not in selectable:
+            panel = selectable[0]
+        (rows, cols), (i, j) = self.panels[panel].shape, cell
+        cell = check_cell((min(i, rows - 1), min(j, cols - 1)), self.panels[panel].shape)
+        summary, details = self.explain(*cell, panel) if self.explain is not None else ("", "")
+        return self._replace(selection=cell, panel=panel, summary=summary, details=details)
 
 
 def attention_view(
@@ -106,6 +125,7 @@ def attention_view(
     heads: int = 1,
     mask: str = "none",
     selection: tuple[int, int] | None = None,
+    panel: int = 0,
 ) -> View:
     """Scores and weights of the toy sentence, or each head's weights (see :func:`.explorer`).
 
@@ -123,8 +143,10 @@ def attention_view(
     mask : {"none", "causal"}, default "none"
         A key of ``MASKS``.
     selection : tuple of int, optional
-        The cell (i, j) selected, clamped to n (see :meth:`View.select`); its
-        breakdown explains head 0.
+        The cell (i, j) selected, clamped to n (see :meth:`View.select`).
+    panel : int, default 0
+        The panel the cell was selected in: with several heads, the head
+        whose numbers its breakdown explains.
 
     Returns
     -------
@@ -153,8 +175,14 @@ def attention_view(
         panels, readout = attention_panels(attention, example.tokens), attention_readout(attention)
     else:
         panels, readout = heads_panels(multi_head, example.tokens), heads_readout(multi_head)
-    explain = partial(breakdown_html, attention, example.tokens, heads=heads)
-    return View(panels, readout + mask_readout(blocked), data, explain).select(selection)
+
+    def explain(i: int, j: int, panel: int) -> Breakdown:
+        if heads == 1:  # scores and weights of one pass: either panel explains it
+            return breakdown(attention, example.tokens, i, j)
+        return breakdown(multi_head.heads[panel], example.tokens, i, j, head=panel, heads=heads)
+
+    view = View(panels, readout + mask_readout(blocked), data, explain)
+    return view.select(selection, panel)
 
 
 def embedding_view(*, n: int, d: int, seed: int) -> View:
@@ -238,5 +266,5 @@ def learned_attention_view(
         attention_panels(att, tokens, diagonal=False),
         learned_readout(att, seq, probs, step=step),
         {"attention": att, "tokens": tokens, "sequence": seq, "probs": probs},
-        partial(breakdown_html, att, tokens),
+        lambda i, j, panel: breakdown(att, tokens, i, j),
     ).select(selection)
