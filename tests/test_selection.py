@@ -358,3 +358,51 @@ def test_the_summary_line_comes_first_under_the_picture_and_names_the_dominant_t
     # right under the picture: the summary, then the readout, then the full table
     assert readout.index("attnlib-summary") < readout.index("largest weight in each row")
     assert readout.index("largest weight in each row") < readout.index("attnlib-explain")
+
+
+# --- every explorer with a heatmap answers a click, or says why not ---
+
+
+def _every_explorer():
+    from attnlib import lookup
+
+    history = lookup.train(lookup.init_params(), lookup.make_task(32), steps=2, checkpoints=[2])
+    return {
+        "explorer": attnlib.explorer(n=5),
+        "heads": attnlib.explorer(n=5, heads=3),
+        "embedding": attnlib.embedding_explorer(n=5),
+        "qkv": attnlib.qkv_explorer(),
+        "scaling": attnlib.scaling_explorer(d_k=16),
+        "learned": attnlib.learned_explorer(history, lookup.make_task(4, seed=1)),
+    }
+
+
+def test_every_explorer_that_shows_a_heatmap_answers_a_click_or_says_why_not():
+    for name, e in _every_explorer().items():
+        assert e.canvas.heatmaps, name  # each one draws heatmaps
+        if e.clicks is None:  # no click: a caption above the picture says why
+            notes = [c.value for c in e.children if isinstance(c, type(e.readout))]
+            assert e.no_click_note() and any(e.no_click_note() in v for v in notes), name
+            assert "attention explorer" in e.no_click_note(), name
+            continue
+        last = len(e.shown.panels) - 1
+        ipyevents_click(e, click_event(e, (1, 0), panel=last))
+        assert e.last_error is None and e.selection == (1, 0) and e.shown.panel == last, name
+        assert "attnlib-summary" in e.readout.value and "attnlib-explain" in e.readout.value, name
+    assert {n for n, e in _every_explorer().items() if e.clicks is None} == {"embedding", "qkv"}
+
+
+@pytest.mark.parametrize("panel", [0, 1])
+def test_a_click_in_the_scaling_explorer_explains_the_pass_drawn_in_that_panel(panel):
+    e = attnlib.scaling_explorer(d_k=16, seed=0)
+    ipyevents_click(e, click_event(e, (2, 5), panel=panel))
+    att = (e.comparison.unscaled, e.comparison.scaled)[panel]
+    assert e.selection == (2, 5) and e.last_error is None
+    text = breakdown(e)
+    assert f"score {att.scores[2, 5]:.2f}, weight α = {att.weights[2, 5]:.2f}" in text
+    assert ("unscaled · " in text) == (panel == 0)
+    assert explain(att, 2, 5, tokens=e.example.tokens).html() in e.readout.value
+    assert [h.selection for h in e.canvas.heatmaps] == [(2, 5), (2, 5)]
+    e.d_k.value = 64  # the selection and its panel stay while d_k moves
+    att = (e.comparison.unscaled, e.comparison.scaled)[panel]
+    assert f"weight α = {att.weights[2, 5]:.2f}" in breakdown(e) and e.shown.panel == panel

@@ -204,6 +204,8 @@ class Explorer(widgets.VBox):
         if any(p.selectable for p in self.shown.panels):
             pick = [self._make_cell_picking()]
             extra.append(widgets.HTML(_CLICKABLE_CSS, layout=widgets.Layout(display="none")))
+        elif self.no_click_note():  # a heatmap that does not answer a click says why
+            pick = [widgets.HTML(f"<i>{self.no_click_note()}</i>")]
         self.children = (
             *extra,
             widgets.HBox(list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
@@ -237,6 +239,11 @@ class Explorer(widgets.VBox):
             layout=widgets.Layout(margin="0 8px 0 0"),
         )
         return widgets.HBox([hint, *menus], layout=widgets.Layout(flex_flow="row wrap"))
+
+    def no_click_note(self) -> str:
+        """The caption of an explorer whose pictures do not answer a click: why not ("" if
+        they do). Override it in an explorer without a selectable panel."""
+        return ""
 
     def make_control(self, name: str, value: int) -> widgets.ValueWidget:
         """The control for `name`: an IntSlider over ``self.LIMITS[name]``. Override for others

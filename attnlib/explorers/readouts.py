@@ -326,7 +326,14 @@ def _dominant_terms(products: np.ndarray, count: int = 2) -> list[int]:
 
 
 def summary_html(
-    att: Attention, tokens, i: int, j: int, *, head: int | None = None, heads: int = 1
+    att: Attention,
+    tokens,
+    i: int,
+    j: int,
+    *,
+    head: int | None = None,
+    heads: int = 1,
+    prefix: str = "",
 ) -> str:
     """One line about cell (i, j): its score, its weight and which products q_i[c]·k_j[c] dominate.
 
@@ -338,6 +345,9 @@ def summary_html(
     i, j : int
     head, heads : int
         With ``heads > 1`` the line starts with "head h of heads".
+    prefix : str, optional
+        Which picture the cell is in, when an explorer shows two passes
+        (e.g. "unscaled"): the line starts with it.
 
     Examples
     --------
@@ -352,6 +362,8 @@ def summary_html(
     where = tr("query {i} {query} → key {j} {key}", i=i, query=tokens[i], j=j, key=tokens[j])
     if heads > 1:
         where = tr("head {h} of {heads}", h=head, heads=heads) + " · " + where
+    if prefix:
+        where = f"{prefix} · {where}"
     if e.masked[j]:
         numbers = tr("masked: score −∞, weight 0")
     else:
@@ -376,6 +388,7 @@ def breakdown(
     *,
     head: int | None = None,
     heads: int = 1,
+    prefix: str = "",
     max_items: int = 6,
 ) -> Breakdown:
     """The summary line and every number behind score (i, j) (``explain(...).html()``).
@@ -390,6 +403,8 @@ def breakdown(
     head : int, optional
         Which head `att` is, when ``heads > 1``.
     heads : int, default 1
+    prefix : str, optional
+        Starts the summary line (see :func:`summary_html`).
     max_items : int, default 6
         Longest vector shown in full (see :func:`attnlib.explain`).
 
@@ -406,7 +421,8 @@ def breakdown(
         raise ValueError(f"head must be from 0 to {heads - 1} with heads = {heads}, got {head!r}")
     table = explain(att, i, j, tokens=tokens, max_items=max_items).html()
     details = '<div style="margin-top: 0.6em">' + table + "</div>"
-    return Breakdown(summary_html(att, tokens, i, j, head=head, heads=heads), details)
+    summary = summary_html(att, tokens, i, j, head=head, heads=heads, prefix=prefix)
+    return Breakdown(summary, details)
 
 
 def breakdown_html(

@@ -15,8 +15,10 @@ changes only that: the panels and the maths behind them stay as they are.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, NamedTuple
 
+from ..i18n import tr
 from ..lessons.lookup import History, Task, forward, learned_view
 from ..maths.core import causal_mask, multi_head_attention, self_attention
 from ..maths.data import toy_example, toy_multi_head
@@ -218,8 +220,20 @@ def qkv_view(*, d_k: int, d_v: int, seed: int, n: int, d: int) -> View:
     )
 
 
-def scaling_view(*, d_k: int, seed: int, n: int, d: int) -> View:
+def scaling_view(
+    *,
+    d_k: int,
+    seed: int,
+    n: int,
+    d: int,
+    selection: tuple[int, int] | None = None,
+    panel: int = 0,
+) -> View:
     """Weights without and with the √d_k scaling (see :func:`attnlib.scaling_explorer`).
+
+    A cell selected in the left panel is explained in the unscaled pass, in
+    the right one in the scaled pass (`selection`, `panel` as in
+    :func:`attention_view`).
 
     Examples
     --------
@@ -229,11 +243,19 @@ def scaling_view(*, d_k: int, seed: int, n: int, d: int) -> View:
     """
     example = toy_example(n, d=d, d_k=d_k, seed=seed)
     comparison = scaling_comparison(*example[1:])
+    passes = (comparison.unscaled, comparison.scaled)  # panel 0, panel 1
+    names = (tr("unscaled"), tr("scaled by √d_k"))
+
+    def explain(i: int, j: int, panel: int) -> Breakdown:  # the pass drawn in that panel
+        return breakdown(passes[panel], example.tokens, i, j, prefix=names[panel])
+
+    panels = scaling_panels(*passes, example.tokens)
     return View(
-        scaling_panels(comparison.unscaled, comparison.scaled, example.tokens),
+        [replace(p, selectable=True) for p in panels],
         scaling_readout(comparison),
         {"example": example, "comparison": comparison},
-    )
+        explain,
+    ).select(selection, panel)
 
 
 def learned_attention_view(

@@ -11,4 +11,17 @@ MESSAGES = {
         "注意力分数 {score:.2f}，注意力权重 α = {weight:.2f}；点积 q·k = {dot:.2f}，"
         "它的 {d_k} 个乘积里贡献最大的是 {terms}"
     ),
+    # why a picture does not answer a click
+    "X is where attention starts: its numbers are not computed from others, so a "
+    "click has nothing to explain here. Click a score or a weight in the attention "
+    "explorer to see where it comes from.": (
+        "X 是注意力机制的起点：它的数不是由别的数算出来的，所以在这里点击没有什么可拆解的。"
+        "要看一个数从哪里来，请在注意力探索器里点击一个注意力分数或注意力权重。"
+    ),
+    "Each entry of Q, K and V is a row of X times a column of W_Q, W_K or W_V; "
+    "clicks are answered one step later, on the scores and weights of the "
+    "attention explorer.": (
+        "Q、K、V 的每个数都是 X 的一行乘以 W_Q、W_K 或 W_V 的一列；"
+        "点击要到下一步才有答案：请在注意力探索器里点击注意力分数或注意力权重。"
+    ),
 }
