@@ -39,6 +39,7 @@ def test_layout_key_ignores_numbers_only_and_follows_every_other_field():
         "diagonal": True,
         "values": False,
         "min_value_cell": 12.0,
+        "limit": 2.5,
         "share_limit": True,
         "selectable": True,
     }
@@ -53,6 +54,10 @@ def test_panel_rejects_bad_arguments():
         Panel(matrix=[[0.5]], title="w", kind="weights", share_limit=True)
     with pytest.raises(ValueError, match="kind must be one of"):
         Panel(matrix=[[0.5]], kind="rainbow")
+    with pytest.raises(ValueError, match="limit is for kind 'diverging' only"):
+        Panel(matrix=[[0.5]], kind="weights", limit=1.0)
+    with pytest.raises(ValueError, match="limit must be a positive number, got -1"):
+        Panel(matrix=[[0.5]], limit=-1)
     with pytest.raises(ValueError, match="matrix must be finite"):
         Panel(matrix=[[np.nan]])
 

@@ -6,6 +6,7 @@ import ipywidgets as widgets
 
 from ..i18n import tr
 from ..lessons import lookup
+from ..maths.validation import as_size
 from . import views
 from .controller import LIMITS, Explorer
 
@@ -23,7 +24,15 @@ class LearnedExplorer(Explorer):
 
     CONTROLS = ("step", "example")
 
-    def __init__(self, history: lookup.History, task: lookup.Task, *, size="normal", **values):
+    def __init__(
+        self,
+        history: lookup.History,
+        task: lookup.Task,
+        *,
+        examples: int | None = 8,
+        size="normal",
+        **values,
+    ):
         if not isinstance(history, lookup.History):
             raise TypeError(
                 f"history must be a lookup.History (what lookup.train returns), "
@@ -34,13 +43,20 @@ class LearnedExplorer(Explorer):
                 f"task must be a lookup.Task (what lookup.make_task returns), "
                 f"got {type(task).__name__}"
             )
+        if examples is not None:
+            examples = as_size("examples", examples, minimum=1)
         self.history, self.task = history, task
-        self.LIMITS = {**LIMITS, "example": (0, len(task) - 1, "a sequence of the task")}
+        # A handful of examples by default, so that a drag steps through them one by one
+        # (500 values on a 165-pixel slider jumped 90 at a time); examples=None: all of them.
+        self.examples = len(task) if examples is None else min(examples, len(task))
+        self.LIMITS = {**LIMITS, "example": (0, self.examples - 1, "a sequence of the task")}
+        self.limit = views.score_limit(history, task, self.examples)  # one colour scale
+        self._example = None  # the example the selection was made on
         super().__init__(size=size, **values)
 
-    def make_control(self, name: str, value: int) -> widgets.ValueWidget:
-        """``example``: an IntSlider over the task; ``step``: a SelectionSlider over the
-        checkpoints (they need not be evenly spaced)."""
+    def _make_step_or_example(self, name: str, value: int) -> widgets.ValueWidget:
+        # ``example``: an IntSlider over the examples shown; ``step``: a SelectionSlider
+        # over the checkpoints (they need not be evenly spaced).
         if name != "step":
             return super().make_control(name, value)
         steps = sorted(self.history.checkpoints)
@@ -57,8 +73,37 @@ class LearnedExplorer(Explorer):
             style={"description_width": "100px" if large else "40px"},
         )
 
+    def make_control(self, name: str, value: int) -> widgets.ValueWidget:
+        control = self._make_step_or_example(name, value)
+        if name == "example":  # "example" is wider than the 40 px of n, d_k, seed
+            control.style.description_width = "initial"
+        return control
+
     def view(self, *, step: int, example: int) -> views.View:
-        return views.learned_attention_view(self.history, self.task, step=step, example=example)
+        return views.learned_attention_view(
+            self.history, self.task, step=step, example=example, limit=self.limit
+        )
+
+    def redraw(self) -> None:
+        """Recompute and redraw; on a new example, a selection on the old matching key
+        follows to the new one (any other selected cell stays, and the readout says so)."""
+        view = self.view(**self.values())
+        cell, example = self.selection, self.controls["example"].value
+        note = ""
+        if cell is not None and self._example is not None and example != self._example:
+            before, now = self.task[self._example].match, self.task[example].match
+            if cell[1] == before:
+                cell = (cell[0], now)
+            elif cell[1] != now:
+                note = "<br>" + tr(
+                    "the selected cell kept its column j = {j}; "
+                    "this example's matching pair is at j = {match}",
+                    j=cell[1],
+                    match=now,
+                )
+        self._example = example
+        view = view.select(cell)
+        self._show(view._replace(readout=view.readout + note))
 
 
 def learned_explorer(
@@ -67,6 +112,7 @@ def learned_explorer(
     *,
     step: int | None = None,
     example: int = 0,
+    examples: int | None = 8,
     size: str = "normal",
 ) -> LearnedExplorer:
     """A trained attention layer, live: a `step` slider over the training checkpoints and an
@@ -86,7 +132,15 @@ def learned_explorer(
         The checkpoint shown first; the last one if omitted.
     example : int, default 0
         The sequence shown first, 0 to ``len(task) - 1``.
+    examples : int or None, default 8
+        How many sequences of `task` the `example` slider steps through (the
+        first ones; at least ``example + 1``): a handful, one per slider
+        position. None: every sequence of `task`.
     size : {"normal", "large"}, default "normal"
+
+    The scores' colour scale is fixed, symmetric to the largest |score| over
+    every checkpoint and the examples shown (:func:`attnlib.views.score_limit`),
+    and stated in its title, so that a colour means the same at every step.
 
     Returns
     -------
@@ -109,4 +163,6 @@ def learned_explorer(
     """
     if step is None and isinstance(history, lookup.History):
         step = max(history.checkpoints)
-    return LearnedExplorer(history, task, step=step, example=example, size=size)
+    if examples is not None and isinstance(example, int) and not isinstance(example, bool):
+        examples = max(examples, example + 1)
+    return LearnedExplorer(history, task, step=step, example=example, examples=examples, size=size)

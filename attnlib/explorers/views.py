@@ -18,12 +18,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from ..i18n import tr
 from ..lessons.lookup import History, Task, forward, learned_view
 from ..maths.core import causal_mask, multi_head_attention, self_attention
 from ..maths.data import toy_example, toy_multi_head
 from ..maths.stats import scaling_comparison
-from ..pictures.heatmap import check_cell
+from ..pictures.heatmap import check_cell, symmetric_limit
 from ..pictures.panel import Panel
 from ..pictures.plotting import (
     attention_panels,
@@ -52,6 +54,7 @@ __all__ = [
     "learned_attention_view",
     "qkv_view",
     "scaling_view",
+    "score_limit",
 ]
 
 #: The explorer's mask choices: name -> the boolean (n, n) mask it makes (None: no mask).
@@ -258,6 +261,29 @@ def scaling_view(
     ).select(selection, panel)
 
 
+def score_limit(history: History, task: Task, examples: int | None = None) -> float:
+    """The colour limit of a learned explorer: a nice number just above the run's largest |score|.
+
+    Over every checkpoint of `history` and the first `examples` sequences of
+    `task` (all if None), so that one colour means the same score at every
+    step (at step 0 the scores are near 0 and look pale, as they should).
+
+    Examples
+    --------
+    >>> from attnlib import lookup
+    >>> history = lookup.train(lookup.init_params(), lookup.make_task(32), steps=2)
+    >>> score_limit(history, lookup.make_task(5, seed=1)) > 0
+    True
+    """
+    count = len(task) if examples is None else min(examples, len(task))
+    largest = max(
+        float(np.abs(learned_view(history, task, step, k)[0].scores).max())
+        for step in history.checkpoints
+        for k in range(count)
+    )
+    return symmetric_limit([[largest]]) if largest > 0 else 1.0
+
+
 def learned_attention_view(
     history: History,
     task: Task,
@@ -265,13 +291,22 @@ def learned_attention_view(
     step: int,
     example: int,
     selection: tuple[int, int] | None = None,
+    limit: float | None = None,
 ) -> View:
     """The trained lookup layer at checkpoint `step` on sequence `example` of `task`.
 
     The panels are those of :func:`attnlib.lookup.learned_view`'s attention;
     the data are ``attention``, ``tokens``, ``sequence`` (the lookup) and
     ``probs`` (the model's belief about the answer); `selection` as in
-    :func:`attention_view`. See :func:`attnlib.learned_explorer`.
+    :func:`attention_view`. The breakdown shows every product q_i[c]·k_j[c]
+    (up to d_k = 16), so that they add up to the dot product on screen.
+    See :func:`attnlib.learned_explorer`.
+
+    Parameters
+    ----------
+    limit : float, optional
+        Fixed colour limits ±limit for the scores (see :func:`score_limit`),
+        stated in the panel's title; by default they follow the data.
 
     Examples
     --------
@@ -284,9 +319,14 @@ def learned_attention_view(
     att, tokens = learned_view(history, task, step, example)
     seq = task[example]
     probs = forward(history.checkpoints[step], seq, scaled=history.scaled).probs  # (n_values,)
+    panels = attention_panels(att, tokens, diagonal=False)
+    if limit is not None:
+        fixed = tr("colours fixed ±{limit:g}", limit=limit)  # the same at every step
+        panels[0] = replace(panels[0], limit=limit, title=f"{panels[0].title} · {fixed}")
+    every_product = max(6, min(att.Q.shape[1], 16))  # (d_k,) products, all shown up to 16
     return View(
-        attention_panels(att, tokens, diagonal=False),
+        panels,
         learned_readout(att, seq, probs, step=step),
         {"attention": att, "tokens": tokens, "sequence": seq, "probs": probs},
-        lambda i, j, panel: breakdown(att, tokens, i, j),
+        lambda i, j, panel: breakdown(att, tokens, i, j, max_items=every_product),
     ).select(selection)

@@ -24,4 +24,9 @@ MESSAGES = {
         "Q、K、V 的每个数都是 X 的一行乘以 W_Q、W_K 或 W_V 的一列；"
         "点击要到下一步才有答案：请在注意力探索器里点击注意力分数或注意力权重。"
     ),
+    # the learned explorer
+    "colours fixed ±{limit:g}": "颜色范围固定为 ±{limit:g}",
+    "the selected cell kept its column j = {j}; this example's matching pair is at j = {match}": (
+        "选中的格子仍在第 j = {j} 列；这个例子里匹配的键值对在 j = {match}"
+    ),
 }
