@@ -66,6 +66,9 @@ class Panel:
         limits that follow the data, so that a colour means the same number
         whatever the matrix holds (an explorer that scrubs through training
         steps); say so in the title.
+    colorbar : bool, default True
+        Draw its colorbar beside it. Small multiples of one scale (each
+        head's weights, all from 0 to 1) need it once, at the end of a row.
     share_limit : bool, default False
         Diverging only, in a figure of several panels: those that set it get
         one symmetric colour limit, the largest of their own, so that a colour
@@ -96,6 +99,7 @@ class Panel:
     values: bool | None = None
     min_value_cell: float = 0.0
     limit: float | None = None
+    colorbar: bool = True
     share_limit: bool = False
     selectable: bool = False
     mask: np.ndarray | None = field(default=None, metadata=_NUMBERS)

@@ -24,7 +24,7 @@ from ..maths.core import Attention, MultiHead
 from ..maths.validation import as_matrix
 from .fonts import figure_fonts
 from .heatmap import Heatmap, heatmap, symmetric_limit
-from .layout import SIZES, draw_panels
+from .layout import MAX_ONE_ROW, READABLE_VALUE_CELL, SIZES, draw_panels, grid_shape
 from .panel import KINDS, Panel
 
 __all__ = [
@@ -209,7 +209,10 @@ def heads_panels(mh: MultiHead, tokens: Sequence[str], *, diagonal: bool = True)
     Every head has its own Q, K and so its own (n × n) weights; side by side
     they show that the heads attend differently. Cells blocked by a mask are
     grey and hatched. Four or more panels are laid out as a grid of smaller
-    boxes (see :func:`attnlib.layout.grid_shape`).
+    boxes (see :func:`attnlib.layout.grid_shape`) that fits a laptop's
+    notebook column: the axis names on the outer panels only, one colorbar a
+    row, and no cell numbers in cells too small for readable ones
+    (``READABLE_VALUE_CELL``).
 
     Parameters
     ----------
@@ -239,6 +242,21 @@ def heads_panels(mh: MultiHead, tokens: Sequence[str], *, diagonal: bool = True)
     n = mh.Z.shape[0]
     tokens = check_tokens(tokens, n)
     labels = _query_key_labels(tokens, tokens)
+    count = len(mh.heads)
+    rows, cols = grid_shape(count)
+    grid = count > MAX_ONE_ROW  # small multiples: say once what the grid shares
+
+    def shared(h: int) -> dict:
+        if not grid:
+            return {}
+        last_column, bottom_row = h % cols == cols - 1 or h == count - 1, h + cols >= count
+        return {
+            "ylabel": labels["ylabel"] if h % cols == 0 else "",
+            "xlabel": labels["xlabel"] if bottom_row else "",
+            "colorbar": last_column,  # every head's weights run from 0 to 1: one bar a row
+            "min_value_cell": READABLE_VALUE_CELL,
+        }
+
     return [
         Panel(
             matrix=att.weights,
@@ -252,7 +270,7 @@ def heads_panels(mh: MultiHead, tokens: Sequence[str], *, diagonal: bool = True)
             diagonal=diagonal,
             selectable=True,
             mask=att.mask,
-            **labels,
+            **{**labels, **shared(h)},
         )
         for h, att in enumerate(mh.heads)
     ]
