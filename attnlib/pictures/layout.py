@@ -174,9 +174,10 @@ def _text_inches(texts, size: float, dpi: float) -> float:
 def grid_shape(count: int) -> tuple[int, int]:
     """Rows and columns of the grid that holds `count` panels.
 
-    Up to ``MAX_ONE_ROW`` panels: one row. More: at least two rows, as few
-    as hold them at most ``MAX_COLUMNS`` a row, filled evenly (4 panels: 2 × 2) (7 panels: 4 + 3, not 4 + 3 in
-    a 4-wide grid with a hole in the middle of a row; 6 panels: 3 + 3).
+    Up to ``MAX_ONE_ROW`` panels: one row. More: at least two rows (4
+    panels: 2 × 2), as few as hold them at most ``MAX_COLUMNS`` a row,
+    filled evenly (7 panels: 4 + 3, not 4 + 3 in a 4-wide grid with a hole
+    in the middle of a row; 6 panels: 3 + 3).
 
     Examples
     --------

@@ -243,7 +243,7 @@ def heads_panels(mh: MultiHead, tokens: Sequence[str], *, diagonal: bool = True)
     tokens = check_tokens(tokens, n)
     labels = _query_key_labels(tokens, tokens)
     count = len(mh.heads)
-    rows, cols = grid_shape(count)
+    cols = grid_shape(count)[1]
     grid = count > MAX_ONE_ROW  # small multiples: say once what the grid shares
 
     def shared(h: int) -> dict:
@@ -285,7 +285,7 @@ def plot_heads(mh: MultiHead, tokens: Sequence[str], *, size: str = "normal") ->
     >>> ex = toy_multi_head(n=6, heads=4)
     >>> mh = multi_head_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, ex.W_O, heads=ex.heads)
     >>> fig = plot_heads(mh, ex.tokens)
-    >>> len(fig.heatmaps), [ax.get_title() for ax in fig.axes[::2]][3]
+    >>> len(fig.heatmaps), [h.ax.get_title() for h in fig.heatmaps][3]
     (4, 'head 3: α  (6 × 6)')
     """
     return plot_panels(heads_panels(mh, tokens), size=size)
