@@ -162,3 +162,37 @@ def test_history_and_task_must_be_what_lookup_makes(trained):
         attnlib.learned_explorer({}, task)
     with pytest.raises(TypeError, match=r"task must be a lookup\.Task .* got list"):
         attnlib.learned_explorer(history, [task[0]])
+
+
+def test_the_replay_button_steps_through_every_checkpoint_in_a_few_seconds(trained):
+    history, task = trained
+    e = attnlib.learned_explorer(history, task, step=0, example=1)
+    assert isinstance(e.replay, ipywidgets.Play) and e.replay in e.children[1].children
+    assert (e.replay.min, e.replay.max) == (0, len(history.checkpoints) - 1)
+    seconds = e.replay.interval * (e.replay.max - e.replay.min + 1) / 1000
+    assert 2 <= seconds <= 6
+    rows = []
+    for frame in range(e.replay.max + 1):  # what the button does, frame by frame
+        e.replay.value = frame
+        assert e.step.value == sorted(history.checkpoints)[frame] and e.last_error is None
+        rows.append(e.attention.weights[-1, task[1].match])
+    assert rows[-1] > rows[0]  # the query's weight on its match grows as training goes on
+    e.step.value = 20  # and the slider moves the button back
+    assert e.replay.value == 1
+
+
+def test_training_progress_shows_the_step_and_the_live_loss():
+    progress = attnlib.TrainingProgress(steps=30, every=10)
+    seen = []
+    history = lookup.train(
+        lookup.init_params(seed=0),
+        lookup.make_task(64, seed=0),
+        steps=30,
+        callback=lambda step, loss: (progress(step, loss), seen.append(progress.text.value)),
+    )
+    assert progress.bar.value == 30 and progress.bar.max == 30
+    assert progress.text.value == f"step 30 / 30 · loss {history.losses[-1]:.3f} nats"
+    assert seen[9] == f"step 10 / 30 · loss {history.losses[9]:.3f} nats"
+    assert seen[10] == seen[9]  # redrawn every 10 steps only
+    with pytest.raises(ValueError, match="steps"):
+        attnlib.TrainingProgress(steps=0)

@@ -10,7 +10,10 @@ from ..maths.validation import as_size
 from . import views
 from .controller import LIMITS, Explorer
 
-__all__ = ["LearnedExplorer", "learned_explorer"]
+__all__ = ["REPLAY_SECONDS", "LearnedExplorer", "TrainingProgress", "learned_explorer"]
+
+#: How long the replay button takes to play every checkpoint, seconds.
+REPLAY_SECONDS = 4.0
 
 
 class LearnedExplorer(Explorer):
@@ -53,6 +56,10 @@ class LearnedExplorer(Explorer):
         self.limit = views.score_limit(history, task, self.examples)  # one colour scale
         self._example = None  # the example the selection was made on
         super().__init__(size=size, **values)
+        self.replay = self._make_replay()
+        bar = self.children.index(self.image) - (2 if self.query_i is not None else 1)
+        row = self.children[bar]  # the controls' row: the replay button goes first in it
+        row.children = (self.replay, *row.children)
 
     def _make_step_or_example(self, name: str, value: int) -> widgets.ValueWidget:
         # ``example``: an IntSlider over the examples shown; ``step``: a SelectionSlider
@@ -79,6 +86,25 @@ class LearnedExplorer(Explorer):
             control.style.description_width = "initial"
         return control
 
+    def _make_replay(self) -> widgets.Play:
+        # Play steps the step slider through every checkpoint in REPLAY_SECONDS: the query's
+        # row sharpening as training goes on. Linked in the kernel (not jslink), so that the
+        # picture follows each frame and code can drive it too.
+        steps = self.controls["step"]
+        interval = max(50, round(1000 * REPLAY_SECONDS / max(1, len(steps.options))))
+        play = widgets.Play(
+            value=steps.index,
+            min=0,
+            max=len(steps.options) - 1,
+            interval=interval,
+            description=tr("replay training"),
+            tooltip=tr("replay training"),
+            layout=widgets.Layout(width="auto"),
+            style={"description_width": "initial"},  # the whole label, never cut off
+        )
+        widgets.link((play, "value"), (steps, "index"))
+        return play
+
     def view(self, *, step: int, example: int) -> views.View:
         return views.learned_attention_view(
             self.history, self.task, step=step, example=example, limit=self.limit
@@ -104,6 +130,40 @@ class LearnedExplorer(Explorer):
         self._example = example
         view = view.select(cell)
         self._show(view._replace(readout=view.readout + note))
+
+
+class TrainingProgress(widgets.HBox):
+    """A progress bar that shows the step and the live loss; pass it as ``train``'s callback.
+
+    ``lookup.train(..., callback=progress)`` calls ``progress(step, loss)``
+    after each step; the bar and the text "step 120 / 200 · loss 0.153" follow,
+    redrawn every `every` steps (a message per step would slow training).
+
+    Examples
+    --------
+    >>> from attnlib import lookup
+    >>> progress = TrainingProgress(steps=4, every=2)
+    >>> history = lookup.train(lookup.init_params(), lookup.make_task(32), steps=4,
+    ...                        callback=progress)
+    >>> progress.bar.value, "step 4 / 4" in progress.text.value
+    (4, True)
+    """
+
+    def __init__(self, steps: int, *, every: int = 5):
+        super().__init__()
+        self.steps = as_size("steps", steps, minimum=1)
+        self.every = as_size("every", every, minimum=1)
+        self.bar = widgets.IntProgress(value=0, min=0, max=self.steps)
+        self.text = widgets.HTML(tr("step {step} / {steps}", step=0, steps=self.steps))
+        self.children = (self.bar, self.text)
+
+    def __call__(self, step: int, loss: float) -> None:
+        if step % self.every and step != self.steps:
+            return
+        self.bar.value = min(step, self.steps)
+        self.text.value = tr(
+            "step {step} / {steps} · loss {loss:.3f} nats", step=step, steps=self.steps, loss=loss
+        )
 
 
 def learned_explorer(

@@ -29,4 +29,7 @@ MESSAGES = {
     "the selected cell kept its column j = {j}; this example's matching pair is at j = {match}": (
         "选中的格子仍在第 j = {j} 列；这个例子里匹配的键值对在 j = {match}"
     ),
+    "replay training": "回放训练过程",
+    "step {step} / {steps}": "第 {step} / {steps} 步",
+    "step {step} / {steps} · loss {loss:.3f} nats": "第 {step} / {steps} 步 · 损失 {loss:.3f} 奈特",
 }
