@@ -25,6 +25,7 @@ from .heatmap import Heatmap, check_cell, heatmap, label_style, share_limit
 from .panel import LAYOUT_FIELDS, Panel
 
 __all__ = [
+    "FIT_HEIGHT",
     "FIT_WIDTH",
     "MAX_COLUMNS",
     "READABLE_PX",
@@ -49,6 +50,9 @@ SIZES = {
 #: own size: JupyterLab's notebook column at 1366 × 768 with the file browser open is about
 #: 930 px wide (a wider picture is shrunk to fit, and its text with it).
 FIT_WIDTH = {"normal": 920, "large": None}
+#: size -> the tallest a grid of small multiples may be, in pixels: JupyterLab shows about
+#: 650 px of a notebook on a 768 px screen, and a click's summary line goes under the picture.
+FIT_HEIGHT = {"normal": 560, "large": None}
 #: The smallest text a picture may draw, in CSS pixels: JupyterLab's body text (14 px) one step
 #: down its type scale (÷ 1.2). A PNG pixel is a CSS pixel when the picture is not shrunk.
 READABLE_PX = 14 / 1.2
@@ -263,9 +267,12 @@ def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
         bar_gap + bar_w + bar_labels if any(p["colorbar"] for p in panels[c::grid_cols]) else 0.0
         for c in range(grid_cols)
     ]
-    fit = FIT_WIDTH[size]
+    fit, fit_height = FIT_WIDTH[size], FIT_HEIGHT[size]
     if len(panels) > MAX_ONE_ROW and fit is not None:  # small multiples: shown at their own size
         room = (fit / dpi - right_pad - sum(column_left) - sum(bar_room)) / grid_cols
+        if fit_height is not None:  # and the grid with a line under it on the screen
+            tallest = max(rows / cols for rows, cols in (p["shape"] for p in panels))
+            room = min(room, (fit_height / dpi / grid_rows - top - bottom) / max(tallest, 1.0))
         if room < box:
             box = max(room, 0.25 * SIZES[size]["box"])
             height = max(box_height(*p["shape"]) for p in panels)
