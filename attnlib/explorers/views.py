@@ -33,6 +33,7 @@ from ..pictures.plotting import (
     heads_panels,
     qkv_panels,
     scaling_panels,
+    with_fixed_limit,
 )
 from .readouts import (
     Breakdown,
@@ -321,8 +322,7 @@ def learned_attention_view(
     probs = forward(history.checkpoints[step], seq, scaled=history.scaled).probs  # (n_values,)
     panels = attention_panels(att, tokens, diagonal=False)
     if limit is not None:
-        fixed = tr("colours fixed ±{limit:g}", limit=limit)  # the same at every step
-        panels[0] = replace(panels[0], limit=limit, title=f"{panels[0].title} · {fixed}")
+        panels[0] = with_fixed_limit(panels[0], limit)  # the same colours at every step
     every_product = max(6, min(att.Q.shape[1], 16))  # (d_k,) products, all shown up to 16
     return View(
         panels,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import replace
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -49,6 +50,7 @@ __all__ = [
     "scaling_panels",
     "scores_title",
     "symmetric_limit",
+    "with_fixed_limit",
 ]
 
 
@@ -201,6 +203,21 @@ def attention_panels(
             **labels,
         ),
     ]
+
+
+def with_fixed_limit(panel: Panel, limit: float) -> Panel:
+    """`panel` (diverging) with colour limits fixed to ±limit, and its title saying so.
+
+    For pictures compared across time (a training run's steps): a colour then
+    means the same score in every one of them.
+
+    Examples
+    --------
+    >>> with_fixed_limit(Panel(matrix=[[0.1]], title="scores"), 15.0).title
+    'scores · colours fixed ±15'
+    """
+    fixed = tr("colours fixed ±{limit:g}", limit=limit)
+    return replace(panel, limit=limit, title=f"{panel.title} · {fixed}")
 
 
 def heads_panels(mh: MultiHead, tokens: Sequence[str], *, diagonal: bool = True) -> list[Panel]:
