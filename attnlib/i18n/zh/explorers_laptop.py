@@ -8,8 +8,8 @@ MESSAGES = {
     "masked: score −∞, weight 0": "被掩码遮住：注意力分数 −∞，注意力权重 0",
     "score {score:.2f}, weight α = {weight:.2f}; q·k = {dot:.2f}, "
     "mostly from {terms} of its {d_k} products": (
-        "注意力分数 {score:.2f}，注意力权重 α = {weight:.2f}；点积 q·k = {dot:.2f}，"
-        "它的 {d_k} 个乘积里贡献最大的是 {terms}"
+        "注意力分数 {score:.2f}，注意力权重 α = {weight:.2f}；"
+        "点积 q·k = {dot:.2f}，主要来自 {d_k} 个乘积中的 {terms}"
     ),
     # why a picture does not answer a click
     "X is where attention starts: its numbers are not computed from others, so a "
