@@ -188,6 +188,20 @@ def test_heads_fit_a_laptop_as_a_grid_with_no_text_below_the_readable_size(heads
     assert sum(h.colorbar is not None for h in e.canvas.heatmaps) == grid[0]
 
 
+@pytest.mark.parametrize("heads", [4, 8])
+def test_heads_on_the_classroom_projector_fit_1920_by_1080(heads):
+    import attnlib
+    from attnlib.pictures.layout import FIT_HEIGHT, FIT_WIDTH, READABLE_PX
+
+    e = attnlib.explorer(n=6, heads=heads, size="large")
+    g = e.canvas.geometry
+    assert g.width * g.dpi <= FIT_WIDTH["large"] and g.height * g.dpi <= FIT_HEIGHT["large"] + 1
+    sizes = _drawn_text_sizes(e)
+    # labels and titles at the projector's sizes (shown unshrunk); cell numbers readable
+    assert min(s for s, t in sizes if t != "cell numbers") >= 0.9 * 17 - 0.01
+    assert min(s for s, _ in sizes) * g.dpi / 72 >= READABLE_PX
+
+
 def test_with_four_heads_at_n_4_the_cell_numbers_stay_and_at_n_6_they_go():
     import attnlib
 

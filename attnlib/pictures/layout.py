@@ -48,11 +48,12 @@ SIZES = {
 }
 #: size -> the widest a grid of small multiples may be, in pixels, so that it is shown at its
 #: own size: JupyterLab's notebook column at 1366 × 768 with the file browser open is about
-#: 930 px wide (a wider picture is shrunk to fit, and its text with it).
-FIT_WIDTH = {"normal": 920, "large": None}
+#: 930 px wide (a wider picture is shrunk to fit, and its text with it); "large" is for the
+#: classroom page on a 1920 × 1080 projector.
+FIT_WIDTH = {"normal": 920, "large": 1840}
 #: size -> the tallest a grid of small multiples may be, in pixels: JupyterLab shows about
 #: 650 px of a notebook on a 768 px screen, and a click's summary line goes under the picture.
-FIT_HEIGHT = {"normal": 560, "large": None}
+FIT_HEIGHT = {"normal": 560, "large": 880}
 #: The smallest text a picture may draw, in CSS pixels: JupyterLab's body text (14 px) one step
 #: down its type scale (÷ 1.2). A PNG pixel is a CSS pixel when the picture is not shrunk.
 READABLE_PX = 14 / 1.2
