@@ -167,7 +167,9 @@ def test_history_and_task_must_be_what_lookup_makes(trained):
 def test_the_replay_button_steps_through_every_checkpoint_in_a_few_seconds(trained):
     history, task = trained
     e = attnlib.learned_explorer(history, task, step=0, example=1)
-    assert isinstance(e.replay, ipywidgets.Play) and e.replay in e.children[1].children
+    assert isinstance(e.replay, ipywidgets.Play)
+    label, button = e.children[1].children[0].children  # first in the controls' row
+    assert button is e.replay and label.value == "replay training"
     assert (e.replay.min, e.replay.max) == (0, len(history.checkpoints) - 1)
     seconds = e.replay.interval * (e.replay.max - e.replay.min + 1) / 1000
     assert 2 <= seconds <= 6

@@ -59,7 +59,9 @@ class LearnedExplorer(Explorer):
         self.replay = self._make_replay()
         bar = self.children.index(self.image) - (2 if self.query_i is not None else 1)
         row = self.children[bar]  # the controls' row: the replay button goes first in it
-        row.children = (self.replay, *row.children)
+        # Play draws its buttons only (no description): say what they do beside them
+        label = widgets.Label(tr("replay training"), layout=widgets.Layout(margin="0 4px 0 0"))
+        row.children = (widgets.HBox([label, self.replay]), *row.children)
 
     def _make_step_or_example(self, name: str, value: int) -> widgets.ValueWidget:
         # ``example``: an IntSlider over the examples shown; ``step``: a SelectionSlider
