@@ -88,6 +88,7 @@ _LAZY_NAMES = {
     "scaling_explorer": "explorers",
     "learned_explorer": "explorers",
     "LearnedExplorer": "explorers",
+    "TrainingProgress": "explorers",
     "plot_attention": "pictures.plotting",
     "require": "version_check",
     "show_error": "lessons.demo",

@@ -217,6 +217,17 @@ def test_a_fixed_limit_is_kept_through_updates():
     assert h.image.get_clim() == (-3.0, 3.0)
 
 
+def test_a_panels_limit_fixes_the_colours_through_updates_and_goes_with_the_panel():
+    h = heatmap(Figure().add_subplot(), Panel(matrix=[[0.2, -0.1]], limit=15.0))
+    assert h.image.get_clim() == (-15.0, 15.0)  # not the data's own ±0.2
+    h.update([[0.01, 0.02]])
+    assert h.image.get_clim() == (-15.0, 15.0)
+    h.update(Panel(matrix=[[0.2, -0.1]]))  # a panel without one: limits follow the data again
+    assert h.image.get_clim() == (-0.2, 0.2)
+    h.update(Panel(matrix=[[0.2, -0.1]], limit=4.0))
+    assert h.image.get_clim() == (-4.0, 4.0)
+
+
 def test_shared_limit_follows_the_largest_member():
     fig = Figure()
     a = heatmap(fig.add_subplot(121), [[0.5]])

@@ -39,6 +39,8 @@ def test_layout_key_ignores_numbers_only_and_follows_every_other_field():
         "diagonal": True,
         "values": False,
         "min_value_cell": 12.0,
+        "limit": 2.5,
+        "colorbar": False,
         "share_limit": True,
         "selectable": True,
     }
@@ -53,6 +55,10 @@ def test_panel_rejects_bad_arguments():
         Panel(matrix=[[0.5]], title="w", kind="weights", share_limit=True)
     with pytest.raises(ValueError, match="kind must be one of"):
         Panel(matrix=[[0.5]], kind="rainbow")
+    with pytest.raises(ValueError, match="limit is for kind 'diverging' only"):
+        Panel(matrix=[[0.5]], kind="weights", limit=1.0)
+    with pytest.raises(ValueError, match="limit must be a positive number, got -1"):
+        Panel(matrix=[[0.5]], limit=-1)
     with pytest.raises(ValueError, match="matrix must be finite"):
         Panel(matrix=[[np.nan]])
 
@@ -138,8 +144,71 @@ def test_a_panel_that_stops_sharing_gets_its_own_limit_again():
 
 def test_grid_shape_keeps_three_in_a_row_and_fills_rows_evenly():
     assert [grid_shape(k) for k in range(1, 9)] == [
-        (1, 1), (1, 2), (1, 3), (1, 4), (2, 3), (2, 3), (2, 4), (2, 4)
+        (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (2, 3), (2, 4), (2, 4)
     ]  # fmt: skip
+
+
+def _drawn_text_sizes(e) -> list[tuple[float, str]]:
+    # Every text the explorer's picture draws, in points: titles, labels, ticks, cell numbers.
+    from matplotlib.text import Text
+
+    e.figure.canvas.draw()
+    sizes = [
+        (t.get_fontsize(), t.get_text())
+        for t in e.figure.findobj(Text)
+        if t.get_visible() and t.get_text().strip()
+    ]
+    sizes += [(h.cell_values.fontsize, "cell numbers") for h in e.canvas.heatmaps if h.cell_values]
+    return sizes
+
+
+@pytest.mark.parametrize(("heads", "grid"), [(4, (2, 2)), (8, (2, 4))])
+@pytest.mark.parametrize("n", [4, 6, 8])
+def test_heads_fit_a_laptop_as_a_grid_with_no_text_below_the_readable_size(heads, grid, n):
+    import attnlib
+    from attnlib.pictures.layout import FIT_HEIGHT, FIT_WIDTH, READABLE_PX, READABLE_VALUE_CELL
+
+    e = attnlib.explorer(n=n, heads=heads)
+    g = e.canvas.geometry
+    lefts = sorted({round(box[0], 9) for box in g.boxes})
+    bottoms = sorted({round(box[1], 9) for box in g.boxes})
+    assert (len(bottoms), len(lefts)) == grid
+    width_px = g.width * g.dpi
+    assert width_px <= FIT_WIDTH["normal"]  # shown at its own size in the notebook column
+    assert g.height * g.dpi <= FIT_HEIGHT["normal"] + 1  # and a line under it on the screen
+    shown = min(1.0, 930 / width_px)  # the column at 1366 × 768 with the file browser open
+    smallest, text = min(_drawn_text_sizes(e))
+    assert smallest * g.dpi / 72 * shown >= READABLE_PX, (smallest, text)
+    cell_pt = min(b[2] * g.width / n for b in g.boxes) * 72  # a cell's side, points
+    numbers = [h.cell_values is not None for h in e.canvas.heatmaps]
+    assert all(numbers) == (cell_pt >= READABLE_VALUE_CELL) and len(set(numbers)) == 1
+    # the axis names once per row or column, one colorbar a row
+    assert sum(bool(h.ax.get_ylabel()) for h in e.canvas.heatmaps) == grid[0]
+    assert sum(bool(h.ax.get_xlabel()) for h in e.canvas.heatmaps) == grid[1]
+    assert sum(h.colorbar is not None for h in e.canvas.heatmaps) == grid[0]
+
+
+@pytest.mark.parametrize("heads", [4, 8])
+def test_heads_on_the_classroom_projector_fit_1920_by_1080(heads):
+    import attnlib
+    from attnlib.pictures.layout import FIT_HEIGHT, FIT_WIDTH, READABLE_PX
+
+    e = attnlib.explorer(n=6, heads=heads, size="large")
+    g = e.canvas.geometry
+    assert g.width * g.dpi <= FIT_WIDTH["large"] and g.height * g.dpi <= FIT_HEIGHT["large"] + 1
+    sizes = _drawn_text_sizes(e)
+    # labels and titles at the projector's sizes (shown unshrunk); cell numbers readable
+    assert min(s for s, t in sizes if t != "cell numbers") >= 0.9 * 17 - 0.01
+    assert min(s for s, _ in sizes) * g.dpi / 72 >= READABLE_PX
+
+
+def test_with_four_heads_at_n_4_the_cell_numbers_stay_and_at_n_6_they_go():
+    import attnlib
+
+    four, six = attnlib.explorer(n=4, heads=4), attnlib.explorer(n=6, heads=4)
+    assert all(h.cell_values is not None for h in four.canvas.heatmaps)
+    assert all(h.cell_values is None for h in six.canvas.heatmaps)
+    assert all(h.cell_values is not None for h in attnlib.explorer(n=6).canvas.heatmaps)
 
 
 @pytest.mark.parametrize("count", [4, 5, 7, 8])

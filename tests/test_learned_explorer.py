@@ -51,13 +51,17 @@ def test_starts_at_the_last_checkpoint_with_a_slider_over_the_checkpoints(traine
     assert repr(e) == "LearnedExplorer(step=60, example=0)"
     assert isinstance(e.step, ipywidgets.SelectionSlider)
     assert list(e.step.options) == [0, 20, 40, 60] and e.step.value == 60
-    assert (e.example.min, e.example.max, e.example.value) == (0, 11, 0)
+    # a handful of held-out examples by default, one per slider position; all on request
+    assert (e.example.min, e.example.max, e.example.value) == (0, 7, 0)
+    every = attnlib.learned_explorer(history, task, examples=None)
+    assert (every.example.min, every.example.max) == (0, 11)
+    assert attnlib.learned_explorer(history, task, example=9).example.max == 9
     assert_shows_learned_view(e, history, task, 60, 0)
 
 
 def test_moving_step_and_example_shows_what_learned_view_returns(trained):
     history, task = trained
-    e = attnlib.learned_explorer(history, task, step=0, example=2)
+    e = attnlib.learned_explorer(history, task, step=0, example=2, examples=None)
     figure = e.figure
     for name, value in [("step", 20), ("example", 5), ("step", 60), ("example", 11), ("step", 0)]:
         getattr(e, name).value = value
@@ -92,9 +96,45 @@ def test_click_a_cell_explains_it_and_the_sliders_keep_it(trained):
     e.step.value = 0  # the same cell, its numbers before training
     att, tokens = lookup.learned_view(history, task, 0, 4)
     assert e.selection == (5, seq.match)
-    assert explain(att, 5, seq.match, tokens=tokens).html() in e.readout.value
-    e.example.value = 7  # another sequence of the same length: the cell stays
-    assert e.selection == (5, seq.match) and e.key_j.options[1][0] == f"0: {task[7].tokens[0]}"
+    # every product is shown (d_k = 8 here), so that they add up on screen
+    assert explain(att, 5, seq.match, tokens=tokens, max_items=8).html() in e.readout.value
+    assert "not shown" not in e.readout.value
+    assert task[7].match != seq.match  # so that following the match moves the cell
+    e.example.value = 7  # another sequence: the selection follows the matching key
+    assert e.selection == (5, task[7].match) and "kept its column" not in e.readout.value
+    assert e.key_j.options[1][0] == f"0: {task[7].tokens[0]}"
+    other = next(j for j in range(5) if j not in (task[7].match, task[3].match))
+    e.select((5, other))  # a cell off the match stays where it is, and the readout says so
+    e.example.value = 3
+    assert e.selection == (5, other)
+    assert f"kept its column j = {other}" in e.readout.value
+    assert f"matching pair is at j = {task[3].match}" in e.readout.value
+
+
+def test_the_score_colours_mean_the_same_at_every_step_and_the_title_says_so(trained):
+    history, task = trained
+    e = attnlib.learned_explorer(history, task, step=0, example=0)
+    largest = max(
+        np.abs(lookup.learned_view(history, task, s, k)[0].scores).max()
+        for s in history.checkpoints
+        for k in range(8)
+    )
+    first = np.abs(e.attention.scores).max()
+    assert first < largest / 4  # at step 0 the scores are small: the test would see a data limit
+    clims = []
+    for step in (0, 20, 60):
+        e.step.value = step
+        clims.append(e.canvas.heatmaps[0].image.get_clim())
+    limit = clims[0][1]
+    assert clims == [(-limit, limit)] * 3 and largest <= limit < 1.6 * largest
+    assert f"colours fixed ±{limit:g}" in e.canvas.heatmaps[0].ax.get_title()
+    assert e.shown.panels[0].limit == limit
+
+
+def test_the_example_label_is_not_cut_off(trained):
+    history, task = trained
+    e = attnlib.learned_explorer(history, task)
+    assert e.example.style.description_width == "initial"  # as wide as the word
 
 
 CHECKPOINTS = "step must be one of the checkpoints [0, 20, 40, 60]"
@@ -122,3 +162,39 @@ def test_history_and_task_must_be_what_lookup_makes(trained):
         attnlib.learned_explorer({}, task)
     with pytest.raises(TypeError, match=r"task must be a lookup\.Task .* got list"):
         attnlib.learned_explorer(history, [task[0]])
+
+
+def test_the_replay_button_steps_through_every_checkpoint_in_a_few_seconds(trained):
+    history, task = trained
+    e = attnlib.learned_explorer(history, task, step=0, example=1)
+    assert isinstance(e.replay, ipywidgets.Play)
+    label, button = e.children[1].children[0].children  # first in the controls' row
+    assert button is e.replay and label.value == "replay training"
+    assert (e.replay.min, e.replay.max) == (0, len(history.checkpoints) - 1)
+    seconds = e.replay.interval * (e.replay.max - e.replay.min + 1) / 1000
+    assert 2 <= seconds <= 6
+    rows = []
+    for frame in range(e.replay.max + 1):  # what the button does, frame by frame
+        e.replay.value = frame
+        assert e.step.value == sorted(history.checkpoints)[frame] and e.last_error is None
+        rows.append(e.attention.weights[-1, task[1].match])
+    assert rows[-1] > rows[0]  # the query's weight on its match grows as training goes on
+    e.step.value = 20  # and the slider moves the button back
+    assert e.replay.value == 1
+
+
+def test_training_progress_shows_the_step_and_the_live_loss():
+    progress = attnlib.TrainingProgress(steps=30, every=10)
+    seen = []
+    history = lookup.train(
+        lookup.init_params(seed=0),
+        lookup.make_task(64, seed=0),
+        steps=30,
+        callback=lambda step, loss: (progress(step, loss), seen.append(progress.text.value)),
+    )
+    assert progress.bar.value == 30 and progress.bar.max == 30
+    assert progress.text.value == f"step 30 / 30 · loss {history.losses[-1]:.3f} nats"
+    assert seen[9] == f"step 10 / 30 · loss {history.losses[9]:.3f} nats"
+    assert seen[10] == seen[9]  # redrawn every 10 steps only
+    with pytest.raises(ValueError, match="steps"):
+        attnlib.TrainingProgress(steps=0)

@@ -252,7 +252,7 @@ def test_a_view_clamps_the_selection_once_and_explains_it():
     )
     assert views.attention_view(n=4, d_k=2, seed=0, d=8).breakdown == ""
     heads = views.attention_view(n=4, d_k=2, seed=0, d=8, heads=3, selection=(1, 1))
-    assert heads.breakdown.startswith("<p>head 0 of 3:</p>")
+    assert "head 0 of 3" in heads.summary and heads.breakdown.startswith(heads.summary)
     assert v.select(None).selection is None and v.select(None).breakdown == ""
     with pytest.raises(TypeError, match="cell i must be an integer"):
         v.select((1.5, 0))
@@ -313,3 +313,96 @@ def test_a_change_of_n_sends_each_menu_one_message(monkeypatch):
         assert len(messages) == 1, f"{name}: {messages}"
         assert {"_options_labels", "index"} <= set(messages[0]["state"])
     assert (e.query_i.value, e.key_j.value) == (4, 4) and len(e.query_i.options) == 8
+
+
+# --- a click in head h explains head h ---
+
+
+@pytest.mark.parametrize("head", [1, 2, 3])
+def test_a_click_in_head_hs_panel_explains_head_h(head):
+    e = attnlib.explorer(n=5, d_k=3, seed=0, heads=4)
+    ipyevents_click(e, click_event(e, (2, 3), panel=head))
+    assert e.last_error is None and e.selection == (2, 3) and e.shown.panel == head
+    att = e.multi_head.heads[head]
+    text = breakdown(e)
+    assert f"head {head} of 4" in text and "head 0 of 4" not in text
+    assert f"weight α = {att.weights[2, 3]:.2f}" in text
+    assert explain(att, 2, 3, tokens=e.example.tokens).html() in e.readout.value
+    # another head's numbers differ here, so the test would see a wrong head
+    assert not np.isclose(att.weights[2, 3], e.multi_head.heads[0].weights[2, 3])
+    e.seed.value = 4  # moving a slider keeps the head as well as the cell
+    assert e.shown.panel == head and f"head {head} of 4" in breakdown(e)
+    e.heads.value = 2  # head 1 is still there; a head that is gone gives way to head 0
+    kept = head if head < 2 else 0
+    assert e.shown.panel == kept and f"head {kept} of 2" in breakdown(e)
+
+
+def test_the_summary_line_comes_first_under_the_picture_and_names_the_dominant_terms():
+    views = attnlib.explorers.views
+    v = views.attention_view(n=6, d_k=4, seed=0, d=8, selection=(2, 4))
+    att, tokens = v.data["attention"], v.data["example"].tokens
+    e = explain(att, 2, 4, tokens=tokens)
+    top = np.argsort(-np.abs(e.products))[:2]
+    assert v.summary.startswith('<div class="attnlib-summary">')
+    text = html.unescape(v.summary)
+    assert f"score {att.scores[2, 4]:.2f}, weight α = {att.weights[2, 4]:.2f}" in text
+    assert f"c = {top[0]} ({e.products[top[0]]:.2f}), c = {top[1]} " in text
+    assert "query 2 sat → key 4 the" in text
+    assert v.breakdown == v.summary + v.details and e.html() in v.details
+    assert e.html() not in v.summary
+    masked = views.attention_view(n=4, d_k=2, seed=0, d=8, mask="causal", selection=(0, 3))
+    assert "masked: score −∞, weight 0" in masked.summary
+    ex = attnlib.explorer(n=6)
+    ex.select((2, 4))
+    readout = ex.readout.value
+    # right under the picture: the summary, then the readout, then the full table
+    assert readout.index("attnlib-summary") < readout.index("largest weight in each row")
+    assert readout.index("largest weight in each row") < readout.index("attnlib-explain")
+
+
+# --- every explorer with a heatmap answers a click, or says why not ---
+
+
+def _every_explorer():
+    from attnlib import lookup
+
+    history = lookup.train(lookup.init_params(), lookup.make_task(32), steps=2, checkpoints=[2])
+    return {
+        "explorer": attnlib.explorer(n=5),
+        "heads": attnlib.explorer(n=5, heads=3),
+        "embedding": attnlib.embedding_explorer(n=5),
+        "qkv": attnlib.qkv_explorer(),
+        "scaling": attnlib.scaling_explorer(d_k=16),
+        "learned": attnlib.learned_explorer(history, lookup.make_task(4, seed=1)),
+    }
+
+
+def test_every_explorer_that_shows_a_heatmap_answers_a_click_or_says_why_not():
+    for name, e in _every_explorer().items():
+        assert e.canvas.heatmaps, name  # each one draws heatmaps
+        if e.clicks is None:  # no click: a caption above the picture says why
+            notes = [c.value for c in e.children if isinstance(c, type(e.readout))]
+            assert e.no_click_note() and any(e.no_click_note() in v for v in notes), name
+            assert "attention explorer" in e.no_click_note(), name
+            continue
+        last = len(e.shown.panels) - 1
+        ipyevents_click(e, click_event(e, (1, 0), panel=last))
+        assert e.last_error is None and e.selection == (1, 0) and e.shown.panel == last, name
+        assert "attnlib-summary" in e.readout.value and "attnlib-explain" in e.readout.value, name
+    assert {n for n, e in _every_explorer().items() if e.clicks is None} == {"embedding", "qkv"}
+
+
+@pytest.mark.parametrize("panel", [0, 1])
+def test_a_click_in_the_scaling_explorer_explains_the_pass_drawn_in_that_panel(panel):
+    e = attnlib.scaling_explorer(d_k=16, seed=0)
+    ipyevents_click(e, click_event(e, (2, 5), panel=panel))
+    att = (e.comparison.unscaled, e.comparison.scaled)[panel]
+    assert e.selection == (2, 5) and e.last_error is None
+    text = breakdown(e)
+    assert f"score {att.scores[2, 5]:.2f}, weight α = {att.weights[2, 5]:.2f}" in text
+    assert ("unscaled · " in text) == (panel == 0)
+    assert explain(att, 2, 5, tokens=e.example.tokens).html() in e.readout.value
+    assert [h.selection for h in e.canvas.heatmaps] == [(2, 5), (2, 5)]
+    e.d_k.value = 64  # the selection and its panel stay while d_k moves
+    att = (e.comparison.unscaled, e.comparison.scaled)[panel]
+    assert f"weight α = {att.weights[2, 5]:.2f}" in breakdown(e) and e.shown.panel == panel

@@ -112,7 +112,7 @@ def test_explorer_controls_speak_chinese_but_keep_their_names_and_values(recwarn
     e.mask.value = "causal"
     e.heads.value = 2
     e.select((3, 1))
-    assert e.readout.value.count("共 2 个头，这里是头 0：") == 1
+    assert e.readout.value.count("头 0（共 2 个）") == 1  # the summary line names the head
     assert "查询 i = 3 'on'，键 j = 1 'cat'" in html.unescape(e.readout.value)
     titles = [ax.get_title() for ax in e.figure.axes if ax.get_title()]
     assert titles and all(CJK.search(t) for t in titles), titles

@@ -27,6 +27,7 @@ _NAMES = {
     "scaling_explorer": "scaling",
     "LearnedExplorer": "learned",
     "learned_explorer": "learned",
+    "TrainingProgress": "learned",
 }
 __all__ = sorted(_NAMES)
 

@@ -204,6 +204,8 @@ class Explorer(widgets.VBox):
         if any(p.selectable for p in self.shown.panels):
             pick = [self._make_cell_picking()]
             extra.append(widgets.HTML(_CLICKABLE_CSS, layout=widgets.Layout(display="none")))
+        elif self.no_click_note():  # a heatmap that does not answer a click says why
+            pick = [widgets.HTML(f"<i>{self.no_click_note()}</i>")]
         self.children = (
             *extra,
             widgets.HBox(list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
@@ -237,6 +239,11 @@ class Explorer(widgets.VBox):
             layout=widgets.Layout(margin="0 8px 0 0"),
         )
         return widgets.HBox([hint, *menus], layout=widgets.Layout(flex_flow="row wrap"))
+
+    def no_click_note(self) -> str:
+        """The caption of an explorer whose pictures do not answer a click: why not ("" if
+        they do). Override it in an explorer without a selectable panel."""
+        return ""
 
     def make_control(self, name: str, value: int) -> widgets.ValueWidget:
         """The control for `name`: an IntSlider over ``self.LIMITS[name]``. Override for others
@@ -295,13 +302,16 @@ class Explorer(widgets.VBox):
         """Recompute from the controls and redraw (fast when only the numbers changed)."""
         view = self.view(**self.values(), **self.fixed)
         self._refuse_hidden(view.data, "view data")
-        self._show(view.select(self.selection))  # the view clamps it: n may have shrunk
+        panel = 0 if self.shown is None else self.shown.panel
+        self._show(view.select(self.selection, panel))  # the view clamps it: n may have shrunk
 
     def _show(self, view: views.View) -> None:
         png = self._canvas.show(view.panels, view.selection)
         self.shown = view
         self.image.value = png
-        text = view.readout + self.describe_selection()
+        # The selected cell's summary line first, right under the picture: a click's
+        # answer is on screen without scrolling; the full table comes after the readout.
+        text = view.summary + view.readout + self.describe_selection()
         self.readout.value = f'<div style="font-size: {self._font}; line-height: 1.5">{text}</div>'
         if self.query_i is not None:
             self._sync_cell_menus()
@@ -356,7 +366,7 @@ class Explorer(widgets.VBox):
         pixel = event_pixel(event, geometry.pixels)
         hit = None if pixel is None else geometry.cell_at(*pixel)
         if hit is not None and self.shown.panels[hit[0]].selectable:
-            self.select(hit[1:])
+            self.select(hit[1:], panel=hit[0])
 
     def cell_pixel(self, cell: tuple[int, int], panel: int = 0) -> tuple[float, float]:
         """Pixel (x, y) of the middle of `cell` (i, j) of `panel` in the picture, from its top-left
@@ -364,27 +374,32 @@ class Explorer(widgets.VBox):
         return self._canvas.geometry.cell_centre(panel, *cell)
 
     def describe_selection(self) -> str:
-        """HTML shown under the readout for the selected cell: the view's breakdown of it.
+        """HTML shown under the readout for the selected cell: the view's full breakdown of it
+        (its summary line is shown above the readout).
 
         A subclass whose view has no ``explain`` may override it, reading
         ``self.selection`` and the view's data (``self.shown.data``).
         """
-        return self.shown.breakdown
+        return self.shown.details
 
-    def select(self, cell: tuple[int, int] | None) -> None:
+    def select(self, cell: tuple[int, int] | None, panel: int | None = None) -> None:
         """Outline cell (i, j) in every selectable panel (None: no outline), and show its breakdown.
+
+        `panel` is the panel the cell is chosen in (a click passes the one it
+        landed in): with several heads, the head explained. None keeps the last.
 
         Only what a selection changes is done: the view picks the cell and
         explains it, and the picture redraws on its fast path; the maths is
         not run again. The selection stays while the sliders move (clamped
         when n shrinks).
         """
+        panel_index = panel
         if cell is not None:
             panel = self._selectable_panel()
             if panel is None:
                 raise ValueError(f"{type(self).__name__} has no panel in which to select a cell")
             cell = check_cell(cell, panel.shape)
-        self._show(self.shown.select(cell))
+        self._show(self.shown.select(cell, panel_index))
 
     def _on_change(self, change) -> None:
         self._safely(self.redraw)

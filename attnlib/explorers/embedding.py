@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..i18n import tr
 from . import views
 from .controller import Explorer
 
@@ -16,6 +17,13 @@ class EmbeddingExplorer(Explorer):
 
     CONTROLS = ("n", "d", "seed")
     view = staticmethod(views.embedding_view)
+
+    def no_click_note(self) -> str:
+        return tr(
+            "X is where attention starts: its numbers are not computed from others, so a "
+            "click has nothing to explain here. Click a score or a weight in the attention "
+            "explorer to see where it comes from."
+        )
 
 
 def embedding_explorer(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..i18n import tr
 from . import views
 from .controller import Explorer
 
@@ -17,6 +18,13 @@ class QKVExplorer(Explorer):
     CONTROLS = ("d_k", "d_v", "seed")
     FIXED = ("n", "d")
     view = staticmethod(views.qkv_view)
+
+    def no_click_note(self) -> str:
+        return tr(
+            "Each entry of Q, K and V is a row of X times a column of W_Q, W_K or W_V; "
+            "clicks are answered one step later, on the scores and weights of the "
+            "attention explorer."
+        )
 
 
 def qkv_explorer(

@@ -11,6 +11,9 @@ same text an explorer shows. Every readout that mentions scores reads
 
 from __future__ import annotations
 
+import html
+from typing import NamedTuple
+
 import numpy as np
 
 from ..i18n import tr
@@ -21,7 +24,9 @@ from ..maths.data import Example
 from ..maths.stats import ScalingComparison, max_weight, row_entropy
 
 __all__ = [
+    "Breakdown",
     "attention_readout",
+    "breakdown",
     "breakdown_html",
     "embedding_readout",
     "heads_readout",
@@ -29,6 +34,7 @@ __all__ = [
     "mask_readout",
     "qkv_readout",
     "scaling_readout",
+    "summary_html",
 ]
 
 
@@ -297,11 +303,133 @@ def learned_readout(att: Attention, seq: Sequence, probs: np.ndarray, *, step: i
     return f"{lookup}{VALUES[seq.answer]}<br>{where}<br>{answer}"
 
 
-def breakdown_html(att: Attention, tokens, i: int, j: int, *, heads: int = 1) -> str:
-    """Every number behind score (i, j), shown under an explorer: ``explain(...).html()``.
+class Breakdown(NamedTuple):
+    """The breakdown of one selected cell, as HTML: a one-line summary, then the full table.
 
-    With several heads it explains head 0 (`att`), the one-head example, and
-    says so.
+    An explorer shows `summary` directly under its pictures, so that a click's
+    answer is on screen without scrolling, and `details` under the readout.
+    """
+
+    summary: str
+    details: str
+
+    @property
+    def html(self) -> str:
+        """Both parts, the summary first: what :func:`breakdown_html` returns."""
+        return self.summary + self.details
+
+
+def _dominant_terms(products: np.ndarray, count: int = 2) -> list[int]:
+    # The coordinates whose products are largest in size: the terms that make q·k.
+    order = np.argsort(-np.abs(products), kind="stable")
+    return [int(c) for c in order[:count]]
+
+
+def summary_html(
+    att: Attention,
+    tokens,
+    i: int,
+    j: int,
+    *,
+    head: int | None = None,
+    heads: int = 1,
+    prefix: str = "",
+) -> str:
+    """One line about cell (i, j): its score, its weight and which products q_i[c]·k_j[c] dominate.
+
+    Parameters
+    ----------
+    att : Attention
+        The pass whose cell it is (for several heads, head `head`'s).
+    tokens : sequence of str, length n
+    i, j : int
+    head, heads : int
+        With ``heads > 1`` the line starts with "head h of heads".
+    prefix : str, optional
+        Which picture the cell is in, when an explorer shows two passes
+        (e.g. "unscaled"): the line starts with it.
+
+    Examples
+    --------
+    >>> from attnlib import self_attention
+    >>> from attnlib.data import hand_example
+    >>> ex = hand_example()
+    >>> text = summary_html(self_attention(*ex[1:]), ex.tokens, 1, 2)
+    >>> "score 1.50" in text and "c = 2 (2.00)" in text
+    True
+    """
+    e = explain(att, i, j, tokens=tokens)
+    where = tr("query {i} {query} → key {j} {key}", i=i, query=tokens[i], j=j, key=tokens[j])
+    if heads > 1:
+        where = tr("head {h} of {heads}", h=head, heads=heads) + " · " + where
+    if prefix:
+        where = f"{prefix} · {where}"
+    if e.masked[j]:
+        numbers = tr("masked: score −∞, weight 0")
+    else:
+        terms = ", ".join(f"c = {c} ({e.products[c]:.2f})" for c in _dominant_terms(e.products))
+        numbers = tr(
+            "score {score:.2f}, weight α = {weight:.2f}; q·k = {dot:.2f}, "
+            "mostly from {terms} of its {d_k} products",
+            score=e.score,
+            weight=e.weights[j],
+            dot=e.dot,
+            terms=terms,
+            d_k=e.d_k,
+        )
+    return f'<div class="attnlib-summary"><b>{html.escape(where)}</b>: {numbers}</div>'
+
+
+def breakdown(
+    att: Attention,
+    tokens,
+    i: int,
+    j: int,
+    *,
+    head: int | None = None,
+    heads: int = 1,
+    prefix: str = "",
+    max_items: int = 6,
+) -> Breakdown:
+    """The summary line and every number behind score (i, j) (``explain(...).html()``).
+
+    Parameters
+    ----------
+    att : Attention
+        The pass explained: for several heads, that of head `head` (the head
+        whose panel was clicked).
+    tokens : sequence of str
+    i, j : int
+    head : int, optional
+        Which head `att` is, when ``heads > 1``.
+    heads : int, default 1
+    prefix : str, optional
+        Starts the summary line (see :func:`summary_html`).
+    max_items : int, default 6
+        Longest vector shown in full (see :func:`attnlib.explain`).
+
+    Examples
+    --------
+    >>> from attnlib import multi_head_attention, toy_multi_head
+    >>> ex = toy_multi_head(n=4, heads=2)
+    >>> mh = multi_head_attention(*ex[1:6], heads=2)
+    >>> b = breakdown(mh.heads[1], ex.tokens, 0, 1, head=1, heads=2)
+    >>> "head 1 of 2" in b.summary and b.html.startswith(b.summary)
+    True
+    """
+    if heads > 1 and (head is None or not 0 <= head < heads):
+        raise ValueError(f"head must be from 0 to {heads - 1} with heads = {heads}, got {head!r}")
+    table = explain(att, i, j, tokens=tokens, max_items=max_items).html()
+    details = '<div style="margin-top: 0.6em">' + table + "</div>"
+    summary = summary_html(att, tokens, i, j, head=head, heads=heads, prefix=prefix)
+    return Breakdown(summary, details)
+
+
+def breakdown_html(
+    att: Attention, tokens, i: int, j: int, *, head: int | None = None, heads: int = 1
+) -> str:
+    """Every number behind score (i, j), shown under an explorer: a summary line, then
+    ``explain(...).html()`` (see :func:`breakdown`).
 
     Examples
     --------
@@ -311,7 +439,4 @@ def breakdown_html(att: Attention, tokens, i: int, j: int, *, heads: int = 1) ->
     >>> "query i = 1 &#x27;cat&#x27;, key j = 2 &#x27;sat&#x27;" in text
     True
     """
-    text = '<div style="margin-top: 0.6em">' + explain(att, i, j, tokens=tokens).html() + "</div>"
-    if heads > 1:
-        text = f"<p>{tr('head 0 of {heads}:', heads=heads)}</p>" + text
-    return text
+    return breakdown(att, tokens, i, j, head=head, heads=heads).html

@@ -15,14 +15,17 @@ changes only that: the panels and the maths behind them stay as they are.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from dataclasses import replace
 from typing import Any, NamedTuple
 
+import numpy as np
+
+from ..i18n import tr
 from ..lessons.lookup import History, Task, forward, learned_view
 from ..maths.core import causal_mask, multi_head_attention, self_attention
 from ..maths.data import toy_example, toy_multi_head
 from ..maths.stats import scaling_comparison
-from ..pictures.heatmap import check_cell
+from ..pictures.heatmap import check_cell, symmetric_limit
 from ..pictures.panel import Panel
 from ..pictures.plotting import (
     attention_panels,
@@ -30,10 +33,12 @@ from ..pictures.plotting import (
     heads_panels,
     qkv_panels,
     scaling_panels,
+    with_fixed_limit,
 )
 from .readouts import (
+    Breakdown,
     attention_readout,
-    breakdown_html,
+    breakdown,
     embedding_readout,
     heads_readout,
     learned_readout,
@@ -50,6 +55,7 @@ __all__ = [
     "learned_attention_view",
     "qkv_view",
     "scaling_view",
+    "score_limit",
 ]
 
 #: The explorer's mask choices: name -> the boolean (n, n) mask it makes (None: no mask).
@@ -61,40 +67,59 @@ class View(NamedTuple):
 
     ``data`` maps names to what was computed (``example``, ``attention``, ...);
     an explorer reads them as ``e.attention`` (see :class:`.controller.Explorer`).
-    ``explain(i, j)``, when given, is the HTML breakdown of cell (i, j) of the
-    selectable panel; ``selection`` is the cell selected and ``breakdown`` its
-    HTML ("" without one). Make a selection with :meth:`select`.
+    ``explain(i, j, panel)``, when given, is the :class:`.readouts.Breakdown`
+    of cell (i, j) as selected in panel `panel` (a click in head h's panel
+    explains head h); ``selection`` is the cell selected, ``panel`` the panel
+    it was selected in, and ``summary`` and ``details`` its breakdown ("" without
+    one). Make a selection with :meth:`select`.
     """
 
     panels: list[Panel]
     readout: str
     data: dict[str, Any]
-    explain: Callable[[int, int], str] | None = None
+    explain: Callable[[int, int, int], Breakdown] | None = None
     selection: tuple[int, int] | None = None
-    breakdown: str = ""
+    panel: int = 0
+    summary: str = ""
+    details: str = ""
 
-    def select(self, cell: tuple[int, int] | None) -> View:
-        """This view with `cell` (i, j) selected, clamped into the selectable panel; or none.
+    @property
+    def breakdown(self) -> str:
+        """The selected cell's breakdown as HTML, its summary line first ("" without one)."""
+        return self.summary + self.details
+
+    def select(self, cell: tuple[int, int] | None, panel: int | None = None) -> View:
+        """This view with `cell` (i, j) selected in `panel`, clamped into it; or none.
 
         The one place a selection is clamped: a cell chosen at a larger n
-        moves to the last row or column still there. Only the breakdown is
-        computed; the panels and data are this view's own.
+        moves to the last row or column still there, and a panel that is gone
+        (fewer heads) or not selectable gives way to the first selectable one.
+        `panel` None keeps this view's. Only the breakdown is computed; the
+        panels and data are this view's own.
 
         Examples
         --------
         >>> v = attention_view(n=4, d_k=2, seed=0, d=8).select((6, 1))
         >>> v.selection, "query i = 3" in v.breakdown
         ((3, 1), True)
+        >>> v = attention_view(n=4, d_k=2, seed=0, d=8, heads=3).select((0, 1), panel=2)
+        >>> v.panel, "head 2 of 3" in v.summary
+        (2, True)
         """
+        panel = self.panel if panel is None else panel
         if cell is None:
-            return self._replace(selection=None, breakdown="")
-        panel = next((p for p in self.panels if p.selectable), None)
-        if panel is None:
+            return self._replace(selection=None, panel=panel, summary="", details="")
+        selectable = [k for k, p in enumerate(self.panels) if p.selectable]
+        if not selectable:
             raise ValueError("this view has no selectable panel in which to select a cell")
-        (rows, cols), (i, j) = panel.shape, cell
-        cell = check_cell((min(i, rows - 1), min(j, cols - 1)), panel.shape)
-        breakdown = self.explain(*cell) if self.explain is not None else ""
-        return self._replace(selection=cell, breakdown=breakdown)
+        if isinstance(panel, bool) or not isinstance(panel, int):
+            raise TypeError(f"panel must be an integer, got {panel!r}")
+        if panel not in selectable:
+            panel = selectable[0]
+        (rows, cols), (i, j) = self.panels[panel].shape, cell
+        cell = check_cell((min(i, rows - 1), min(j, cols - 1)), self.panels[panel].shape)
+        summary, details = self.explain(*cell, panel) if self.explain is not None else ("", "")
+        return self._replace(selection=cell, panel=panel, summary=summary, details=details)
 
 
 def attention_view(
@@ -106,6 +131,7 @@ def attention_view(
     heads: int = 1,
     mask: str = "none",
     selection: tuple[int, int] | None = None,
+    panel: int = 0,
 ) -> View:
     """Scores and weights of the toy sentence, or each head's weights (see :func:`.explorer`).
 
@@ -123,8 +149,10 @@ def attention_view(
     mask : {"none", "causal"}, default "none"
         A key of ``MASKS``.
     selection : tuple of int, optional
-        The cell (i, j) selected, clamped to n (see :meth:`View.select`); its
-        breakdown explains head 0.
+        The cell (i, j) selected, clamped to n (see :meth:`View.select`).
+    panel : int, default 0
+        The panel the cell was selected in: with several heads, the head
+        whose numbers its breakdown explains.
 
     Returns
     -------
@@ -153,8 +181,14 @@ def attention_view(
         panels, readout = attention_panels(attention, example.tokens), attention_readout(attention)
     else:
         panels, readout = heads_panels(multi_head, example.tokens), heads_readout(multi_head)
-    explain = partial(breakdown_html, attention, example.tokens, heads=heads)
-    return View(panels, readout + mask_readout(blocked), data, explain).select(selection)
+
+    def explain(i: int, j: int, panel: int) -> Breakdown:
+        if heads == 1:  # scores and weights of one pass: either panel explains it
+            return breakdown(attention, example.tokens, i, j)
+        return breakdown(multi_head.heads[panel], example.tokens, i, j, head=panel, heads=heads)
+
+    view = View(panels, readout + mask_readout(blocked), data, explain)
+    return view.select(selection, panel)
 
 
 def embedding_view(*, n: int, d: int, seed: int) -> View:
@@ -190,8 +224,20 @@ def qkv_view(*, d_k: int, d_v: int, seed: int, n: int, d: int) -> View:
     )
 
 
-def scaling_view(*, d_k: int, seed: int, n: int, d: int) -> View:
+def scaling_view(
+    *,
+    d_k: int,
+    seed: int,
+    n: int,
+    d: int,
+    selection: tuple[int, int] | None = None,
+    panel: int = 0,
+) -> View:
     """Weights without and with the √d_k scaling (see :func:`attnlib.scaling_explorer`).
+
+    A cell selected in the left panel is explained in the unscaled pass, in
+    the right one in the scaled pass (`selection`, `panel` as in
+    :func:`attention_view`).
 
     Examples
     --------
@@ -201,11 +247,42 @@ def scaling_view(*, d_k: int, seed: int, n: int, d: int) -> View:
     """
     example = toy_example(n, d=d, d_k=d_k, seed=seed)
     comparison = scaling_comparison(*example[1:])
+    passes = (comparison.unscaled, comparison.scaled)  # panel 0, panel 1
+    names = (tr("unscaled"), tr("scaled by √d_k"))
+
+    def explain(i: int, j: int, panel: int) -> Breakdown:  # the pass drawn in that panel
+        return breakdown(passes[panel], example.tokens, i, j, prefix=names[panel])
+
+    panels = scaling_panels(*passes, example.tokens)
     return View(
-        scaling_panels(comparison.unscaled, comparison.scaled, example.tokens),
+        [replace(p, selectable=True) for p in panels],
         scaling_readout(comparison),
         {"example": example, "comparison": comparison},
+        explain,
+    ).select(selection, panel)
+
+
+def score_limit(history: History, task: Task, examples: int | None = None) -> float:
+    """The colour limit of a learned explorer: a nice number just above the run's largest |score|.
+
+    Over every checkpoint of `history` and the first `examples` sequences of
+    `task` (all if None), so that one colour means the same score at every
+    step (at step 0 the scores are near 0 and look pale, as they should).
+
+    Examples
+    --------
+    >>> from attnlib import lookup
+    >>> history = lookup.train(lookup.init_params(), lookup.make_task(32), steps=2)
+    >>> score_limit(history, lookup.make_task(5, seed=1)) > 0
+    True
+    """
+    count = len(task) if examples is None else min(examples, len(task))
+    largest = max(
+        float(np.abs(learned_view(history, task, step, k)[0].scores).max())
+        for step in history.checkpoints
+        for k in range(count)
     )
+    return symmetric_limit([[largest]]) if largest > 0 else 1.0
 
 
 def learned_attention_view(
@@ -215,13 +292,22 @@ def learned_attention_view(
     step: int,
     example: int,
     selection: tuple[int, int] | None = None,
+    limit: float | None = None,
 ) -> View:
     """The trained lookup layer at checkpoint `step` on sequence `example` of `task`.
 
     The panels are those of :func:`attnlib.lookup.learned_view`'s attention;
     the data are ``attention``, ``tokens``, ``sequence`` (the lookup) and
     ``probs`` (the model's belief about the answer); `selection` as in
-    :func:`attention_view`. See :func:`attnlib.learned_explorer`.
+    :func:`attention_view`. The breakdown shows every product q_i[c]·k_j[c]
+    (up to d_k = 16), so that they add up to the dot product on screen.
+    See :func:`attnlib.learned_explorer`.
+
+    Parameters
+    ----------
+    limit : float, optional
+        Fixed colour limits ±limit for the scores (see :func:`score_limit`),
+        stated in the panel's title; by default they follow the data.
 
     Examples
     --------
@@ -234,9 +320,13 @@ def learned_attention_view(
     att, tokens = learned_view(history, task, step, example)
     seq = task[example]
     probs = forward(history.checkpoints[step], seq, scaled=history.scaled).probs  # (n_values,)
+    panels = attention_panels(att, tokens, diagonal=False)
+    if limit is not None:
+        panels[0] = with_fixed_limit(panels[0], limit)  # the same colours at every step
+    every_product = max(6, min(att.Q.shape[1], 16))  # (d_k,) products, all shown up to 16
     return View(
-        attention_panels(att, tokens, diagonal=False),
+        panels,
         learned_readout(att, seq, probs, step=step),
         {"attention": att, "tokens": tokens, "sequence": seq, "probs": probs},
-        partial(breakdown_html, att, tokens),
+        lambda i, j, panel: breakdown(att, tokens, i, j, max_items=every_product),
     ).select(selection)

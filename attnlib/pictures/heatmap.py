@@ -204,6 +204,7 @@ class Heatmap:
         self.kind = kind
         self.fontsize = float(fontsize)
         self.limit = None if limit is None else float(limit)
+        self._given_limit = self.limit  # heatmap(limit=...): kept when a Panel sets none
         self.shared: list[Heatmap] = []
         self.colorbar = None
         self.selection: tuple[int, int] | None = None
@@ -364,6 +365,7 @@ class Heatmap:
         self.image.set_extent((-0.5, cols - 0.5, rows - 0.5, -0.5))
         ax.set_xlim(-0.5, cols - 0.5)
         ax.set_ylim(rows - 0.5, -0.5)
+        self.limit = self._given_limit if panel.limit is None else panel.limit
         self._set_data(data)
 
         box = ax.get_position()

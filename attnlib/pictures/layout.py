@@ -25,7 +25,11 @@ from .heatmap import Heatmap, check_cell, heatmap, label_style, share_limit
 from .panel import LAYOUT_FIELDS, Panel
 
 __all__ = [
+    "FIT_HEIGHT",
+    "FIT_WIDTH",
     "MAX_COLUMNS",
+    "READABLE_PX",
+    "READABLE_VALUE_CELL",
     "SIZES",
     "Geometry",
     "Panel",
@@ -42,10 +46,24 @@ SIZES = {
     "normal": {"box": 3.8, "font": 10.0, "dpi": 100},
     "large": {"box": 6.4, "font": 17.0, "dpi": 100},
 }
+#: size -> the widest a grid of small multiples may be, in pixels, so that it is shown at its
+#: own size: JupyterLab's notebook column at 1366 × 768 with the file browser open is about
+#: 930 px wide (a wider picture is shrunk to fit, and its text with it); "large" is for the
+#: classroom page on a 1920 × 1080 projector.
+FIT_WIDTH = {"normal": 920, "large": 1840}
+#: size -> the tallest a grid of small multiples may be, in pixels: JupyterLab shows about
+#: 650 px of a notebook on a 768 px screen, and a click's summary line goes under the picture.
+FIT_HEIGHT = {"normal": 560, "large": 880}
+#: The smallest text a picture may draw, in CSS pixels: JupyterLab's body text (14 px) one step
+#: down its type scale (÷ 1.2). A PNG pixel is a CSS pixel when the picture is not shrunk.
+READABLE_PX = 14 / 1.2
+#: The smallest cell (points) whose numbers are drawn at READABLE_PX or more: Heatmap writes
+#: them at 0.85 × cell / 3.1 (five characters in 85 % of the cell), at dpi 100.
+READABLE_VALUE_CELL = READABLE_PX * 72 / SIZES["normal"]["dpi"] * 3.1 / 0.85
 
 MAX_COLUMNS = 4  # small multiples: at most this many panels in a row
 MAX_ONE_ROW = 3  # up to this many panels: one row of full-size boxes, as always
-SMALL_BOX = 0.6  # the box side of small multiples, as a share of the full box
+SMALL_BOX = 0.7  # the largest box side of small multiples, as a share of the full box
 
 
 def check_size(size: str) -> str:
@@ -161,18 +179,19 @@ def _text_inches(texts, size: float, dpi: float) -> float:
 def grid_shape(count: int) -> tuple[int, int]:
     """Rows and columns of the grid that holds `count` panels.
 
-    Up to ``MAX_ONE_ROW`` panels: one row. More: as few rows of at most
-    ``MAX_COLUMNS`` as possible, filled evenly (7 panels: 4 + 3, not 4 + 3 in
-    a 4-wide grid with a hole in the middle of a row; 6 panels: 3 + 3).
+    Up to ``MAX_ONE_ROW`` panels: one row. More: at least two rows (4
+    panels: 2 × 2), as few as hold them at most ``MAX_COLUMNS`` a row,
+    filled evenly (7 panels: 4 + 3, not 4 + 3 in a 4-wide grid with a hole
+    in the middle of a row; 6 panels: 3 + 3).
 
     Examples
     --------
     >>> [grid_shape(k) for k in (1, 3, 4, 5, 6, 8)]
-    [(1, 1), (1, 3), (1, 4), (2, 3), (2, 3), (2, 4)]
+    [(1, 1), (1, 3), (2, 2), (2, 3), (2, 3), (2, 4)]
     """
     if count <= MAX_ONE_ROW:
         return 1, count
-    rows = -(-count // MAX_COLUMNS)  # ceil
+    rows = max(2, -(-count // MAX_COLUMNS))  # ceil; 4 panels: 2 × 2, not one long row
     return rows, -(-count // rows)
 
 
@@ -218,18 +237,23 @@ def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
     height = max(box_height(*p["shape"]) for p in panels)
     line = font / 72 * 1.25  # one line of text, inches
 
-    lefts, bottoms = [], []
-    for p in panels:
-        rows, cols = p["shape"]
-        row_size, col_size, rotation = label_style(
-            p["row_labels"], p["col_labels"], box / cols, height / rows, font
-        )
-        row_texts = p["row_labels"] or [str(rows - 1)]
-        rows_w = _text_inches(row_texts, row_size, dpi)
-        lefts.append(rows_w + 0.3 * font / 72 + (line if p["ylabel"] else 0) + 0.1)
-        col_texts = p["col_labels"] or [str(cols - 1)]
-        cols_h = _text_inches(col_texts, col_size, dpi) if rotation else col_size / 72 * 1.2
-        bottoms.append(cols_h + 0.3 * font / 72 + (line if p["xlabel"] else 0) + 0.12)
+    def margins(box: float, height: float) -> tuple[list[float], list[float]]:
+        # Each panel's room for its row labels (left) and column labels (below), inches.
+        lefts, bottoms = [], []
+        for p in panels:
+            rows, cols = p["shape"]
+            row_size, col_size, rotation = label_style(
+                p["row_labels"], p["col_labels"], box / cols, height / rows, font
+            )
+            row_texts = p["row_labels"] or [str(rows - 1)]
+            rows_w = _text_inches(row_texts, row_size, dpi)
+            lefts.append(rows_w + 0.3 * font / 72 + (line if p["ylabel"] else 0) + 0.1)
+            col_texts = p["col_labels"] or [str(cols - 1)]
+            cols_h = _text_inches(col_texts, col_size, dpi) if rotation else col_size / 72 * 1.2
+            bottoms.append(cols_h + 0.3 * font / 72 + (line if p["xlabel"] else 0) + 0.12)
+        return lefts, bottoms
+
+    lefts, bottoms = margins(box, height)
     bar_w, bar_gap = 0.14 * font / 10, 0.12 * font / 10
     bar_labels = _text_inches(["\u22120.25", "\u2212150"], 0.9 * font, dpi) + 0.45 * font / 72
     right_pad = 0.15 * font / 10
@@ -239,7 +263,24 @@ def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
     # Panel k sits in row k // grid_cols, column k % grid_cols; a column is as
     # wide as the widest row labels in it, so that the boxes line up.
     column_left = [max(lefts[c::grid_cols]) for c in range(grid_cols)]
-    column_width = [left + box + bar_gap + bar_w + bar_labels for left in column_left]
+    # A column has room for a colorbar if one of its panels has one.
+    bar_room = [
+        bar_gap + bar_w + bar_labels if any(p["colorbar"] for p in panels[c::grid_cols]) else 0.0
+        for c in range(grid_cols)
+    ]
+    fit, fit_height = FIT_WIDTH[size], FIT_HEIGHT[size]
+    if len(panels) > MAX_ONE_ROW and fit is not None:  # small multiples: shown at their own size
+        room = (fit / dpi - right_pad - sum(column_left) - sum(bar_room)) / grid_cols
+        if fit_height is not None:  # and the grid with a line under it on the screen
+            tallest = max(rows / cols for rows, cols in (p["shape"] for p in panels))
+            room = min(room, (fit_height / dpi / grid_rows - top - bottom) / max(tallest, 1.0))
+        if room < box:
+            box = max(room, 0.25 * SIZES[size]["box"])
+            height = max(box_height(*p["shape"]) for p in panels)
+            lefts, bottoms = margins(box, height)  # labels may shrink with the cells
+            column_left = [max(lefts[c::grid_cols]) for c in range(grid_cols)]
+            bottom, band = max(bottoms), top + height + max(bottoms)
+    column_width = [left + box + bar for left, bar in zip(column_left, bar_room, strict=True)]
     width = sum(column_width) + right_pad
     fig_height = grid_rows * band
 
@@ -294,7 +335,7 @@ class PanelFigure:
         """Lay out `panels` and draw them (nothing is rendered until the canvas draws)."""
         g = geometry(panels, self.size)
         fig = self.figure
-        kinds = tuple(p.kind for p in panels)
+        kinds = tuple((p.kind, p.colorbar) for p in panels)
         reuse = kinds == self._kinds
         if not reuse:
             fig.clear()
@@ -309,13 +350,14 @@ class PanelFigure:
             if reuse:
                 h = self.heatmaps[k]
                 h.ax.set_position(g.boxes[k])
-                h.colorbar.ax.set_position(g.bars[k])
+                if h.colorbar is not None:
+                    h.colorbar.ax.set_position(g.bars[k])
                 h.shared = []  # the group is made again below, from this draw's panels
                 h.update(p)
             else:
                 ax = fig.add_axes(g.boxes[k])
-                cax = fig.add_axes(g.bars[k])
-                h = heatmap(ax, p, cax=cax, fontsize=g.font)
+                cax = fig.add_axes(g.bars[k]) if p.colorbar else None
+                h = heatmap(ax, p, cax=cax, colorbar=p.colorbar, fontsize=g.font)
             made.append(h)
         share_limit([h for h, p in zip(made, panels, strict=True) if p.share_limit])
         self.heatmaps, self._kinds, self.geometry = made, kinds, g

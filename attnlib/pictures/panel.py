@@ -61,6 +61,14 @@ class Panel:
         Write no values in cells narrower or shorter than this many points
         (1/72 inch), where a number would be too small to read (a laptop
         screen, a grid of heads); 0: no minimum.
+    limit : float, optional
+        Diverging only: fixed colour limits ``(-limit, limit)`` instead of
+        limits that follow the data, so that a colour means the same number
+        whatever the matrix holds (an explorer that scrubs through training
+        steps); say so in the title.
+    colorbar : bool, default True
+        Draw its colorbar beside it. Small multiples of one scale (each
+        head's weights, all from 0 to 1) need it once, at the end of a row.
     share_limit : bool, default False
         Diverging only, in a figure of several panels: those that set it get
         one symmetric colour limit, the largest of their own, so that a colour
@@ -90,6 +98,8 @@ class Panel:
     diagonal: bool = False
     values: bool | None = None
     min_value_cell: float = 0.0
+    limit: float | None = None
+    colorbar: bool = True
     share_limit: bool = False
     selectable: bool = False
     mask: np.ndarray | None = field(default=None, metadata=_NUMBERS)
@@ -106,6 +116,12 @@ class Panel:
             if labels is not None:
                 object.__setattr__(self, name, tuple(str(s) for s in labels))
         check_kind(self.kind)
+        if self.limit is not None:
+            if self.kind != "diverging":
+                raise ValueError(f"limit is for kind 'diverging' only, not {self.kind!r}")
+            if not (np.isfinite(self.limit) and self.limit > 0):
+                raise ValueError(f"limit must be a positive number, got {self.limit!r}")
+            object.__setattr__(self, "limit", float(self.limit))
         if self.share_limit and self.kind != "diverging":
             raise ValueError(f"share_limit is for kind 'diverging' only, not {self.kind!r}")
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import replace
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -24,7 +25,7 @@ from ..maths.core import Attention, MultiHead
 from ..maths.validation import as_matrix
 from .fonts import figure_fonts
 from .heatmap import Heatmap, heatmap, symmetric_limit
-from .layout import SIZES, draw_panels
+from .layout import MAX_ONE_ROW, READABLE_VALUE_CELL, SIZES, draw_panels, grid_shape
 from .panel import KINDS, Panel
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "scaling_panels",
     "scores_title",
     "symmetric_limit",
+    "with_fixed_limit",
 ]
 
 
@@ -203,13 +205,31 @@ def attention_panels(
     ]
 
 
+def with_fixed_limit(panel: Panel, limit: float) -> Panel:
+    """`panel` (diverging) with colour limits fixed to ±limit, and its title saying so.
+
+    For pictures compared across time (a training run's steps): a colour then
+    means the same score in every one of them.
+
+    Examples
+    --------
+    >>> with_fixed_limit(Panel(matrix=[[0.1]], title="scores"), 15.0).title
+    'scores · colours fixed ±15'
+    """
+    fixed = tr("colours fixed ±{limit:g}", limit=limit)
+    return replace(panel, limit=limit, title=f"{panel.title} · {fixed}")
+
+
 def heads_panels(mh: MultiHead, tokens: Sequence[str], *, diagonal: bool = True) -> list[Panel]:
     """One panel per head: its weights, queries down, keys along (small multiples).
 
     Every head has its own Q, K and so its own (n × n) weights; side by side
     they show that the heads attend differently. Cells blocked by a mask are
     grey and hatched. Four or more panels are laid out as a grid of smaller
-    boxes (see :func:`attnlib.layout.grid_shape`).
+    boxes (see :func:`attnlib.layout.grid_shape`) that fits a laptop's
+    notebook column: the axis names on the outer panels only, one colorbar a
+    row, and no cell numbers in cells too small for readable ones
+    (``READABLE_VALUE_CELL``).
 
     Parameters
     ----------
@@ -239,6 +259,21 @@ def heads_panels(mh: MultiHead, tokens: Sequence[str], *, diagonal: bool = True)
     n = mh.Z.shape[0]
     tokens = check_tokens(tokens, n)
     labels = _query_key_labels(tokens, tokens)
+    count = len(mh.heads)
+    cols = grid_shape(count)[1]
+    grid = count > MAX_ONE_ROW  # small multiples: say once what the grid shares
+
+    def shared(h: int) -> dict:
+        if not grid:
+            return {}
+        last_column, bottom_row = h % cols == cols - 1 or h == count - 1, h + cols >= count
+        return {
+            "ylabel": labels["ylabel"] if h % cols == 0 else "",
+            "xlabel": labels["xlabel"] if bottom_row else "",
+            "colorbar": last_column,  # every head's weights run from 0 to 1: one bar a row
+            "min_value_cell": READABLE_VALUE_CELL,
+        }
+
     return [
         Panel(
             matrix=att.weights,
@@ -252,7 +287,7 @@ def heads_panels(mh: MultiHead, tokens: Sequence[str], *, diagonal: bool = True)
             diagonal=diagonal,
             selectable=True,
             mask=att.mask,
-            **labels,
+            **{**labels, **shared(h)},
         )
         for h, att in enumerate(mh.heads)
     ]
@@ -267,7 +302,7 @@ def plot_heads(mh: MultiHead, tokens: Sequence[str], *, size: str = "normal") ->
     >>> ex = toy_multi_head(n=6, heads=4)
     >>> mh = multi_head_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, ex.W_O, heads=ex.heads)
     >>> fig = plot_heads(mh, ex.tokens)
-    >>> len(fig.heatmaps), [ax.get_title() for ax in fig.axes[::2]][3]
+    >>> len(fig.heatmaps), [h.ax.get_title() for h in fig.heatmaps][3]
     (4, 'head 3: α  (6 × 6)')
     """
     return plot_panels(heads_panels(mh, tokens), size=size)

@@ -18,6 +18,5 @@ MESSAGES = {
     "click a cell to see where its numbers come from, or choose one:": (
         "点击一个格子，看它的数从哪里来；或者在这里选择："
     ),
-    "head 0 of {heads}:": "共 {heads} 个头，这里是头 0：",
     "training step of the checkpoint": "这组参数保存时的训练步数",
 }
