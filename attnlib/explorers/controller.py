@@ -56,6 +56,7 @@ def tooltip(what: str) -> str:
         "value size": tr("value size"),
         "random seed": tr("random seed"),
         "number of heads, each of width d_k": tr("number of heads, each of width d_k"),
+        "a sequence of the task": tr("a sequence of the task"),
     }
     return translated.get(what, what)
 

@@ -10,6 +10,7 @@ MESSAGES = {
     "query/key size": "查询向量 / 键向量的维度",
     "value size": "值向量的维度",
     "random seed": "随机种子",
+    "a sequence of the task": "任务中的一个序列",
     "number of heads, each of width d_k": "头的个数，每个头的维度为 d_k",
     "none": "无",
     "causal": "因果掩码",
