@@ -115,11 +115,21 @@ def test_explorers_fit_a_laptop_and_answer_every_click(
     tab = open_tab(new_context, width=WIDTH, height=HEIGHT)
     page = tab.page
     pages.open_lab(page, lab)
-    page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
-    browser_width = page.evaluate(
+    # A learner's laptop shows the file browser beside the notebook. JupyterLab may still
+    # be settling its layout (?reset) when it says it is restored, and the sidebar opens
+    # on a later frame: ask for it, wait, and ask once more before measuring.
+    width_js = (
         "() => { const b = document.querySelector('.jp-FileBrowser');"
         " return b ? b.getBoundingClientRect().width : 0; }"
     )
+    for _ in range(2):
+        page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
+        try:
+            page.wait_for_function(f"({width_js})() > 150", timeout=5_000)
+            break
+        except Exception:
+            continue  # the assertion below says how wide it is
+    browser_width = page.evaluate(width_js)
     assert browser_width > 150, f"the file browser is not open ({browser_width:.0f} px wide)"
     cells = pages.read_cells(lab_root / name)
     pages.open_notebook(page, lab, name, len(cells))
