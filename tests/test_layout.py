@@ -163,7 +163,7 @@ def _drawn_text_sizes(e) -> list[tuple[float, str]]:
 
 
 @pytest.mark.parametrize(("heads", "grid"), [(4, (2, 2)), (8, (2, 4))])
-@pytest.mark.parametrize("n", [4, 6, 8])
+@pytest.mark.parametrize("n", [4, 6, 8, 21, 32])
 def test_heads_fit_a_laptop_as_a_grid_with_no_text_below_the_readable_size(heads, grid, n):
     import attnlib
     from attnlib.pictures.layout import FIT_HEIGHT, FIT_WIDTH, READABLE_PX, READABLE_VALUE_CELL
@@ -200,6 +200,23 @@ def test_heads_on_the_classroom_projector_fit_1920_by_1080(heads):
     # labels and titles at the projector's sizes (shown unshrunk); cell numbers readable
     assert min(s for s, t in sizes if t != "cell numbers") >= 0.9 * 17 - 0.01
     assert min(s for s, _ in sizes) * g.dpi / 72 >= READABLE_PX
+
+
+@pytest.mark.parametrize("n", [6, 21, 32])
+def test_one_head_labels_every_token_it_can_and_no_label_is_drawn_too_small(n):
+    import attnlib
+    from attnlib.pictures.layout import READABLE_PX
+
+    e = attnlib.explorer(n=n)
+    g = e.canvas.geometry
+    smallest, text = min(_drawn_text_sizes(e))
+    assert smallest * g.dpi / 72 >= READABLE_PX, (smallest, text)
+    ax = e.canvas.heatmaps[0].ax
+    shown = [t.get_text() for t in ax.get_yticklabels()]
+    tokens = list(e.example.tokens)
+    # every token at n = 6 and 21; at n = 32 every second one, from the first
+    step = 1 if n <= 21 else 2
+    assert shown == tokens[::step]
 
 
 def test_with_four_heads_at_n_4_the_cell_numbers_stay_and_at_n_6_they_go():

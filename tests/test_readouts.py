@@ -10,6 +10,7 @@ import pytest
 
 from attnlib import self_attention, toy_example
 from attnlib.explorers.readouts import (
+    LIST_ROWS,
     attention_readout,
     embedding_readout,
     qkv_readout,
@@ -39,6 +40,21 @@ def test_attention_readout_reports_the_numbers_of_the_maths():
     assert f"<code>{row}</code>" in text
     assert f"mean row entropy: {row_entropy(att.weights).mean():.2f} nats" in text
     assert f"{np.log(5):.2f} = spread evenly over 5" in text
+
+
+@pytest.mark.parametrize("n", [LIST_ROWS + 1, 21, 32])
+def test_a_long_sequence_gives_the_range_of_the_largest_weights_not_a_list(n):
+    # n numbers would wrap on a laptop (1366 px, file browser open) and push the
+    # entropy line below the fold: their range and median, on one short line
+    att = self_attention(*toy_example(n, d_k=4, seed=0)[1:])
+    text = attention_readout(att)
+    top = max_weight(att.weights)
+    assert (
+        f"from <code>{top.min():.2f}</code> to <code>{top.max():.2f}</code>"
+        f" (median {np.median(top):.2f} over {n} rows)"
+    ) in text
+    line = text.split("<br>")[1]
+    assert len(line.replace("<code>", "").replace("</code>", "")) < 90, line
 
 
 @pytest.mark.parametrize("d_k", [1, 4, 16])

@@ -329,12 +329,13 @@ def test_large_size_is_bigger_in_fonts_and_pixels():
     )
     assert w1 > 1.5 * w0 and h1 > 1.5 * h0
     assert w1 <= 1920 and h1 <= 1080  # fits a 1080p projector
-    size = [
-        ax.yaxis.get_ticklabels()[0].get_fontsize()
-        for ax in (normal.figure.axes[0], large.figure.axes[0])
-    ]
-    assert size[1] >= 1.5 * size[0]
-    assert size[1] * large.figure.dpi / 72 >= 14  # a 32-token label at least 14 px high
+    titles = [ax.title.get_fontsize() for ax in (normal.figure.axes[0], large.figure.axes[0])]
+    assert titles[1] >= 1.5 * titles[0]
+    # a label on each of the 32 rows, at least 14 px high (the normal size labels every
+    # second row at n = 32: its rows are too thin for a readable label each)
+    labels = large.figure.axes[0].yaxis.get_ticklabels()
+    assert len(labels) == 32
+    assert labels[0].get_fontsize() * large.figure.dpi / 72 >= 14
     assert "attnlib-large" in large._dom_classes and "attnlib-large" not in normal._dom_classes
     assert "font-size: 22px" in large.children[0].value  # slider labels scaled by CSS
 

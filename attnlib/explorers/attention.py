@@ -41,7 +41,13 @@ class AttentionExplorer(Explorer):
             value=value,
             description="mask",
             tooltips=[tr("every query sees every key"), tr("query i sees keys 0 … i only")],
-            style={"description_width": "100px" if self.size == "large" else "40px"},
+            # narrow buttons: at the default 148 px the pair is wider than its neighbours
+            style={
+                "description_width": "100px" if self.size == "large" else "40px",
+                "button_width": "auto" if self.size == "large" else "96px",
+            },
+            # the label in a block of its own above the buttons otherwise (seen at 1366 px)
+            layout=widgets.Layout(width="auto", display="flex", align_items="center"),
         )
 
     def __init__(self, *, heads: int = 1, mask: str = "none", **values):

@@ -192,6 +192,7 @@ class Explorer(widgets.VBox):
             layout=widgets.Layout(max_width="100%", height="auto", align_self="flex-start"),
         )
         self.readout = widgets.HTML(layout=widgets.Layout(margin="0 0 0 12px"))
+        self.readout.add_class("attnlib-readout")  # found by the browser tests
         self._font = "1em" if large else "0.95em"  # large: 20px from _LARGE_CSS
         self.errors = widgets.Output()
         self.redraw()  # a bad argument raises here, in the user's cell

@@ -42,6 +42,10 @@ def _shape(M: np.ndarray) -> str:
     return "(" + ", ".join(str(s) for s in M.shape) + ")"
 
 
+# Up to this many rows the readout lists each row's largest weight; more, it gives their range
+LIST_ROWS = 12
+
+
 def _numbers(values: np.ndarray) -> str:
     return " ".join(f"{v:.2f}" for v in values)
 
@@ -72,10 +76,18 @@ def attention_readout(att: Attention) -> str:
         weights=_shape(att.weights),
         scaling=scaling,
     )
-    largest = tr(
-        "largest weight in each row: <code>{numbers}</code>",
-        numbers=_numbers(max_weight(att.weights)),
-    )
+    top = max_weight(att.weights)
+    if n <= LIST_ROWS:
+        largest = tr("largest weight in each row: <code>{numbers}</code>", numbers=_numbers(top))
+    else:  # a list of n numbers would wrap on a laptop and push the entropy line down
+        largest = tr(
+            "largest weight in each row: from <code>{low:.2f}</code> to <code>{high:.2f}</code>"
+            " (median {median:.2f} over {n} rows)",
+            low=top.min(),
+            high=top.max(),
+            median=np.median(top),
+            n=n,
+        )
     spread = tr(
         "mean row entropy: {entropy:.2f} nats "
         "(0 = all weight on one key, {ln_n:.2f} = spread evenly over {n})",

@@ -34,6 +34,7 @@ from matplotlib.ticker import FixedLocator, MaxNLocator, ScalarFormatter
 from ..maths.validation import as_float_array, as_matrix
 from .cell_values import CellValues
 from .panel import KINDS, Panel, check_kind
+from .text_size import text_inches
 
 __all__ = [
     "KINDS",
@@ -42,6 +43,7 @@ __all__ = [
     "check_cell",
     "check_kind",
     "heatmap",
+    "label_steps",
     "label_style",
     "share_limit",
     "symmetric_limit",
@@ -144,12 +146,39 @@ def _cells_path(cells: Sequence[tuple[int, int]]) -> Path:
     return Path(vertices, np.tile(_SQUARE_CODES, len(cells)))
 
 
+#: The smallest text a picture may draw, in CSS pixels: JupyterLab's body text (14 px) one step
+#: down its type scale (÷ 1.2). A PNG pixel is a CSS pixel when the picture is not shrunk.
+READABLE_PX = 14 / 1.2
+#: READABLE_PX in points at the pictures' 100 dpi: no tick label is drawn smaller
+MIN_LABEL_PT = READABLE_PX * 72 / 100
+
+
+def label_steps(row_labels, col_labels, cell_w: float, cell_h: float, fontsize: float):
+    """Every how many rows and columns a token label is written (1: every one).
+
+    A label must fit its row (or, turned, its column): when the cells are too
+    small for a readable label (``MIN_LABEL_PT``), every second, third, ... token
+    is labelled instead, at a readable size. Numbered axes are thinned by their
+    locator and return 1.
+    """
+
+    def step(labels, cell: float) -> int:
+        if labels is None:
+            return 1
+        return max(1, math.ceil(MIN_LABEL_PT / (0.78 * cell * 72)))
+
+    return step(row_labels, cell_h), step(col_labels, cell_w)
+
+
 def label_style(row_labels, col_labels, cell_w: float, cell_h: float, fontsize: float):
     """Tick label sizes in points (1/4 pt steps) and the column labels' rotation (0 or 90).
 
-    From the cell size in inches: a label per row must fit its row; numbered
-    axes (labels None) are thinned by a locator and keep a fixed size.
+    From the cell size in inches: a label per row must fit its row (per labelled
+    row, when :func:`label_steps` thins them); numbered axes (labels None) are
+    thinned by a locator and keep a fixed size.
     """
+    row_step, col_step = label_steps(row_labels, col_labels, cell_w, cell_h, fontsize)
+    cell_w, cell_h = cell_w * col_step, cell_h * row_step
 
     def fit(cell: float) -> float:
         return math.floor(4 * min(fontsize, 0.78 * cell * 72)) / 4
@@ -158,13 +187,23 @@ def label_style(row_labels, col_labels, cell_w: float, cell_h: float, fontsize: 
     col_size = fit(cell_w) if col_labels is not None else 0.9 * fontsize
     rotation = 0
     if col_labels is not None:
-        widest = max(len(str(s)) for s in col_labels)
-        if widest * 0.6 * col_size / 72 > 0.95 * cell_w:
-            rotation = 90
+        # Measured in the font they are drawn in, with a quarter of an em between
+        # neighbours (an estimate by letter count let "the" and "mat" touch at 8
+        # heads). Too wide: a little smaller (to 0.9 of the font, as numbered axes),
+        # and turned upright if that is not enough.
+        needed = text_inches([str(s) for s in col_labels[::col_step]], col_size) + 0.25 * (
+            col_size / 72
+        )
+        if needed > cell_w:
+            shrunk = math.floor(4 * col_size * cell_w / needed) / 4
+            if shrunk >= max(0.9 * fontsize, MIN_LABEL_PT):
+                col_size = shrunk
+            else:
+                rotation = 90
     return row_size, col_size, rotation
 
 
-def _set_ticks(axis, labels, count: int) -> None:
+def _set_ticks(axis, labels, count: int, step: int = 1) -> None:
     if labels is None:
         axis.set_major_locator(MaxNLocator(nbins=min(count, 8), integer=True, min_n_ticks=1))
         if not isinstance(
@@ -172,8 +211,8 @@ def _set_ticks(axis, labels, count: int) -> None:
         ):  # labels before: numbers now
             axis.set_major_formatter(ScalarFormatter())
     else:
-        axis.set_major_locator(FixedLocator(np.arange(count)))
-        axis.set_ticklabels([str(s) for s in labels])
+        axis.set_major_locator(FixedLocator(np.arange(0, count, step)))
+        axis.set_ticklabels([str(s) for s in labels[::step]])
 
 
 class Heatmap:
@@ -378,8 +417,9 @@ class Heatmap:
             if self._tick_params.get(axis.axis_name) != params:  # ~1 ms a tick: skip if unchanged
                 axis.set_tick_params(**params)
                 self._tick_params[axis.axis_name] = params
-        _set_ticks(ax.yaxis, row_labels, rows)
-        _set_ticks(ax.xaxis, col_labels, cols)
+        row_step, col_step = label_steps(row_labels, col_labels, cell_w, cell_h, fontsize)
+        _set_ticks(ax.yaxis, row_labels, rows, row_step)
+        _set_ticks(ax.xaxis, col_labels, cols, col_step)
         # y fixed at the top: nothing is drawn above the axes, so this is where
         # matplotlib would put it, without measuring every tick label to check
         ax.set_title(panel.title, fontsize=fontsize * 1.1, pad=0.6 * fontsize, y=1.0)

@@ -17,12 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties
 
-from .heatmap import Heatmap, check_cell, heatmap, label_style, share_limit
+from .heatmap import READABLE_PX, Heatmap, check_cell, heatmap, label_style, share_limit
 from .panel import LAYOUT_FIELDS, Panel
+from .text_size import text_inches as _text_inches
 
 __all__ = [
     "FIT_HEIGHT",
@@ -54,9 +54,6 @@ FIT_WIDTH = {"normal": 920, "large": 1840}
 #: size -> the tallest a grid of small multiples may be, in pixels: JupyterLab shows about
 #: 650 px of a notebook on a 768 px screen, and a click's summary line goes under the picture.
 FIT_HEIGHT = {"normal": 560, "large": 880}
-#: The smallest text a picture may draw, in CSS pixels: JupyterLab's body text (14 px) one step
-#: down its type scale (÷ 1.2). A PNG pixel is a CSS pixel when the picture is not shrunk.
-READABLE_PX = 14 / 1.2
 #: The smallest cell (points) whose numbers are drawn at READABLE_PX or more: Heatmap writes
 #: them at 0.85 × cell / 3.1 (five characters in 85 % of the cell), at dpi 100.
 READABLE_VALUE_CELL = READABLE_PX * 72 / SIZES["normal"]["dpi"] * 3.1 / 0.85
@@ -162,20 +159,6 @@ class Geometry:
         return left + (j + 0.5) * (right - left) / cols, top + (i + 0.5) * (bottom - top) / rows
 
 
-@lru_cache(maxsize=8192)
-def _width_px(text: str, size: float, dpi: float) -> float:
-    renderer = RendererAgg(1, 1, dpi)  # cheap: a 1 × 1 canvas, text widths only
-    return renderer.get_text_width_height_descent(text, FontProperties(size=size), False)[0]
-
-
-def _text_inches(texts, size: float, dpi: float) -> float:
-    # The widest of `texts` at `size` points, in inches. Measuring a string costs
-    # about 1 ms: rank them once at 10 pt (cached across sizes) and measure only
-    # the three widest at the size wanted.
-    ranked = sorted(set(texts), key=lambda s: _width_px(s, 10.0, dpi), reverse=True)
-    return max((_width_px(s, size, dpi) for s in ranked[:3]), default=0.0) / dpi
-
-
 def grid_shape(count: int) -> tuple[int, int]:
     """Rows and columns of the grid that holds `count` panels.
 
@@ -230,8 +213,13 @@ def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
 
     # Heights: square cells where possible, within [0.45, 1.3] of the box side,
     # and rows tall enough for a readable token label (0.011 in per point of font).
+    # Small multiples have no such floor: they must fit the screen, and where their
+    # rows are too thin for a label per row, every second or third row is labelled
+    # (heatmap.label_steps).
+    per_row = 0.0 if len(panels) > MAX_ONE_ROW else 0.011 * font
+
     def box_height(rows: int, cols: int) -> float:
-        low = max(0.45 * box, min(rows * 0.011 * font, 1.3 * box))
+        low = max(0.45 * box, min(rows * per_row, 1.3 * box))
         return min(max(box * rows / cols, low), 1.3 * box)
 
     height = max(box_height(*p["shape"]) for p in panels)
@@ -270,11 +258,13 @@ def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
     ]
     fit, fit_height = FIT_WIDTH[size], FIT_HEIGHT[size]
     if len(panels) > MAX_ONE_ROW and fit is not None:  # small multiples: shown at their own size
-        room = (fit / dpi - right_pad - sum(column_left) - sum(bar_room)) / grid_cols
-        if fit_height is not None:  # and the grid with a line under it on the screen
-            tallest = max(rows / cols for rows, cols in (p["shape"] for p in panels))
-            room = min(room, (fit_height / dpi / grid_rows - top - bottom) / max(tallest, 1.0))
-        if room < box:
+        for _ in range(2):  # twice: the labels' room changes with the cells (turned, thinned)
+            room = (fit / dpi - right_pad - sum(column_left) - sum(bar_room)) / grid_cols
+            if fit_height is not None:  # and the grid with a line under it on the screen
+                tallest = max(rows / cols for rows, cols in (p["shape"] for p in panels))
+                room = min(room, (fit_height / dpi / grid_rows - top - bottom) / max(tallest, 1))
+            if room >= box:
+                break
             box = max(room, 0.25 * SIZES[size]["box"])
             height = max(box_height(*p["shape"]) for p in panels)
             lefts, bottoms = margins(box, height)  # labels may shrink with the cells

@@ -2,7 +2,8 @@
 
 One notebook shows the heads explorer with 4 and 8 heads, the √d_k explorer (04) and the
 learned explorer (06) at its first and last step, in English or in Chinese. Checked as
-a learner would see them: no label or control text cut off, a click in head 2 explains
+a learner would see them: no label or control text cut off, no label apart from its control,
+no readout line wrapped (n = 21 too), a click in head 2 explains
 head 2, the click's summary line is on screen without scrolling, and 04's explorer
 answers a click. Screenshots go to test-artifacts/laptop-*.png.
 """
@@ -19,6 +20,7 @@ WIDTH, HEIGHT = 1366, 768
 EXPLORERS = {  # the order they are shown in: data-bt-explorer 0, 1, ...
     "heads4": "attnlib.explorer(n=6, heads=4)",
     "heads8": "attnlib.explorer(n=6, heads=8)",
+    "n21": "attnlib.explorer(n=21)",
     "scaling": "attnlib.scaling_explorer(d_k=16)",
     "learned0": "attnlib.learned_explorer(history, held_out, step=0)",
     "learned_last": "attnlib.learned_explorer(history, held_out)",
@@ -44,6 +46,50 @@ _CLIPPED_JS = """() => {
         found.push(`explorer ${ex.dataset.btExplorer}: ${JSON.stringify(text.slice(0, 40))} `
                    + `needs ${el.scrollWidth} px, has ${el.clientWidth}`);
     }
+  return found;
+}"""
+
+# A control's description label beside its control, not above or below it (a label
+# whose control wrapped onto the next line stands apart: "mask" above its buttons)
+_APART_JS = """() => {
+  const found = [];
+  const centre = r => (r.top + r.bottom) / 2;
+  for (const ex of document.querySelectorAll('[data-bt-explorer]'))
+    for (const label of ex.querySelectorAll(
+        '.widget-inline-hbox > .widget-label, .widget-toggle-buttons > .widget-label')) {
+      const control = label.nextElementSibling;
+      if (!control || !label.textContent.trim() || !label.offsetParent) continue;
+      const l = label.getBoundingClientRect(), c = control.getBoundingClientRect();
+      if (centre(l) < c.top || centre(l) > c.bottom || l.left > c.left)
+        found.push(`explorer ${ex.dataset.btExplorer}: the label `
+                   + `${JSON.stringify(label.textContent.trim())} is not beside its control `
+                   + `(label at x ${l.left.toFixed(0)}, y ${l.top.toFixed(0)}; control at `
+                   + `x ${c.left.toFixed(0)}, y ${c.top.toFixed(0)}..${c.bottom.toFixed(0)})`);
+    }
+  return found;
+}"""
+
+# A readout line that wrapped: more line boxes than its <br>-separated lines
+_WRAPPED_JS = """() => {
+  const found = [];
+  for (const ex of document.querySelectorAll('[data-bt-explorer]')) {
+    const el = ex.querySelector('.attnlib-readout .widget-html-content');
+    // readouts made of lines and <br> only (a table or paragraphs lay out their own lines)
+    if (!el || !el.offsetParent || el.querySelector('.attnlib-summary, table, p, div, li'))
+      continue;
+    const tops = [];
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects())
+        if (r.width > 0 && !tops.some(t => Math.abs(t - r.top) < r.height / 2)) tops.push(r.top);
+    }
+    const lines = el.querySelectorAll('br').length + 1;
+    if (tops.length > lines)
+      found.push(`explorer ${ex.dataset.btExplorer}: its readout of ${lines} lines takes `
+                 + `${tops.length} on screen (a line wrapped)`);
+  }
   return found;
 }"""
 
@@ -139,7 +185,7 @@ def test_explorers_fit_a_laptop_and_answer_every_click(
     assert pages.mark_explorers(page) == len(EXPLORERS), "not every explorer is shown"
     index = {key: k for k, key in enumerate(EXPLORERS)}
 
-    problems += page.evaluate(_CLIPPED_JS)
+    problems += page.evaluate(_CLIPPED_JS) + page.evaluate(_APART_JS) + page.evaluate(_WRAPPED_JS)
     for key in ("heads4", "heads8", "learned0", "learned_last"):
         explorer = page.locator(f'[data-bt-explorer="{index[key]}"]')
         explorer.scroll_into_view_if_needed()

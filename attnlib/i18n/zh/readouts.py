@@ -10,6 +10,11 @@ MESSAGES = {
     "largest weight in each row: <code>{numbers}</code>": (
         "每行最大的注意力权重：<code>{numbers}</code>"
     ),
+    "largest weight in each row: from <code>{low:.2f}</code> to <code>{high:.2f}</code>"
+    " (median {median:.2f} over {n} rows)": (
+        "每行最大的注意力权重：从 <code>{low:.2f}</code> 到 <code>{high:.2f}</code>"
+        "（{n} 行的中位数为 {median:.2f}）"
+    ),
     "mean row entropy: {entropy:.2f} nats "
     "(0 = all weight on one key, {ln_n:.2f} = spread evenly over {n})": (
         "平均行熵：{entropy:.2f} 奈特（0 = 权重全部落在一个键上，{ln_n:.2f} = 平均分给 {n} 个键）"
