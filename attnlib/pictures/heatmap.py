@@ -32,6 +32,7 @@ from matplotlib.path import Path
 from matplotlib.ticker import FixedLocator, MaxNLocator, ScalarFormatter
 
 from ..maths.validation import as_float_array, as_matrix
+from .cell_image import CellImage
 from .cell_values import CellValues
 from .panel import KINDS, Panel, check_kind
 from .text_size import text_inches
@@ -247,14 +248,19 @@ class Heatmap:
         self.shared: list[Heatmap] = []
         self.colorbar = None
         self.selection: tuple[int, int] | None = None
-        self.image = ax.imshow(
-            data,
+        # ax.imshow's steps, with an image that colours cells, not pixels (same pixels)
+        self.image = CellImage(
+            ax,
             cmap=colormaps[KINDS[kind][0]].with_extremes(bad=MASKED_COLOUR),
             norm=Normalize(*_limits(kind, data, self.limit)),
             interpolation="nearest",
-            aspect="auto",
             zorder=_Z_IMAGE,
         )
+        ax.set_aspect("auto")
+        self.image.set_data(data)
+        self.image.set_clip_path(ax.patch)
+        self.image.set_extent(self.image.get_extent())
+        ax.add_image(self.image)
         style = {"facecolor": "none", "linewidth": 0}
         self._hatch = PathPatch(_cells_path([]), hatch="///", edgecolor="#8c8c8c", **style)
         self._hatch.set_zorder(_Z_HATCH)

@@ -1,0 +1,79 @@
+"""attnlib.pictures.cell_image: an image coloured per cell draws matplotlib's own pixels."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+import attnlib
+from attnlib.pictures import cell_image
+from attnlib.pictures.cell_image import CellImage
+from attnlib.pictures.heatmap import heatmap
+
+
+def both_ways(fig, monkeypatch) -> tuple[np.ndarray, np.ndarray]:
+    """The figure's pixels drawn through the cell map, then by matplotlib alone."""
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    fig.canvas.draw()
+    fast = np.asarray(fig.canvas.buffer_rgba()).copy()
+    with monkeypatch.context() as m:
+        m.setattr(cell_image, "_resample", None)  # no map: AxesImage's own drawing
+        fig.canvas.draw()
+        usual = np.asarray(fig.canvas.buffer_rgba()).copy()
+    return fast, usual
+
+
+def images(fig) -> list[CellImage]:
+    return [im for ax in fig.axes for im in ax.images]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"n": 6},
+        {"n": 15, "heads": 4},  # a pixel on a cell's edge went to the wrong cell before the
+        # transforms were grouped as matplotlib groups them
+        {"n": 21, "mask": "causal"},
+        {"n": 32},
+        {"n": 9, "heads": 8, "mask": "causal", "size": "large"},
+    ],
+)
+def test_explorer_pictures_are_matplotlibs_pixels_exactly(options, monkeypatch):
+    e = attnlib.explorer(d_k=4, seed=3, **options)
+    e.select((1, 2))
+    fig = e.canvas.figure
+    fast, usual = both_ways(fig, monkeypatch)
+    shown = images(fig)
+    assert shown and all(isinstance(im, CellImage) for im in shown)
+    assert all(im.fast_draws >= 1 for im in shown)  # the map was used, not the fallback
+    differ = (fast != usual).any(axis=-1)
+    assert not differ.any(), f"{differ.sum()} pixels differ, first at {np.argwhere(differ)[:3]}"
+
+
+def test_masked_cells_and_new_numbers_keep_matplotlibs_pixels(monkeypatch):
+    fig = Figure(figsize=(3, 3), dpi=100)
+    matrix = np.arange(20.0).reshape(4, 5) - 7
+    mask = np.ones((4, 5), dtype=bool)
+    mask[0, 1] = mask[3, 4] = False
+    h = heatmap(fig.add_axes((0.13, 0.11, 0.71, 0.77)), matrix, mask=mask, colorbar=False)
+    fast, usual = both_ways(fig, monkeypatch)
+    assert np.array_equal(fast, usual)
+    h.update(-matrix, mask=mask)
+    fast_again, usual_again = both_ways(fig, monkeypatch)
+    assert np.array_equal(fast_again, usual_again)
+    assert not np.array_equal(fast, fast_again)  # the new numbers were drawn
+    assert h.image.fast_draws == 2
+
+
+def test_cells_under_three_pixels_are_left_to_matplotlib(monkeypatch):
+    # There matplotlib colours before it resamples, which the map does not copy.
+    fig = Figure(figsize=(1, 1), dpi=100)
+    h = heatmap(
+        fig.add_axes((0, 0, 1, 1)), np.random.default_rng(0).normal(size=(50, 50)), colorbar=False
+    )
+    fast, usual = both_ways(fig, monkeypatch)
+    assert np.array_equal(fast, usual)
+    assert h.image.fast_draws == 0 and h.image.usual_draws == 2
