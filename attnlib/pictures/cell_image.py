@@ -6,7 +6,8 @@ beside them, then normalises and colours every pixel: at n = 32 on a 400 px
 panel, 160,000 colour look-ups for 1,024 cells, on every redraw (a third of a
 slider move's CPU). :class:`CellImage` colours the cells and copies each one's
 colour to its pixels, through a map (which cell each pixel shows) that
-matplotlib's own resampler makes once per position and size. So the pixels
+matplotlib's own resampler makes once per position and size (kept for the
+last few dozen: an explorer's n goes back and forth). So the pixels
 are the ones matplotlib draws; where they might not be (a pixel only partly
 covered by the image, a colour with alpha, another interpolation), the image
 is drawn by matplotlib as usual.
@@ -23,6 +24,7 @@ from matplotlib.transforms import Affine2D, Bbox, IdentityTransform
 __all__ = ["CellImage"]
 
 _resample = getattr(mimage, "_resample", None)  # matplotlib's own, so the map is its own
+MAX_MAPS = 64  # maps kept per image, a few kB each
 
 
 class CellImage(mimage.AxesImage):
@@ -39,8 +41,8 @@ class CellImage(mimage.AxesImage):
 
     def __init__(self, ax, **kwargs):
         super().__init__(ax, **kwargs)
-        self._map_key = None  # the geometry the map was made for
-        self._map = None  # (h, w) intp: 1 + the flat cell index each pixel shows; None: not exact
+        # geometry -> (row of each pixel row, column of each pixel column), or None: not exact
+        self._maps: dict[tuple, tuple[np.ndarray, np.ndarray] | None] = {}
         self.fast_draws = 0
         self.usual_draws = 0
 
@@ -50,11 +52,11 @@ class CellImage(mimage.AxesImage):
         if where is None:
             self.usual_draws += 1
             return super().make_image(renderer, magnification, unsampled)
-        pixels, x0, y0, transform = where
+        (row_of, col_of), x0, y0, transform = where
         colours = self.to_rgba(data, bytes=True)  # (rows, cols, 4) uint8; masked: the 'bad' colour
-        palette = np.zeros(data.size + 1, dtype=np.uint32)  # entry 0: transparent, unused here
-        palette[1:] = np.ascontiguousarray(colours).view(np.uint32).reshape(-1)
-        rgba = palette[pixels].view(np.uint8).reshape(*pixels.shape, 4)  # (h, w) -> (h, w, 4)
+        cells = np.ascontiguousarray(colours).view(np.uint32)[..., 0]  # (rows, cols): one word each
+        pixels = cells.take(row_of, axis=0).take(col_of, axis=1)  # (h, w)
+        rgba = pixels.view(np.uint8).reshape(*pixels.shape, 4)  # (h, w) -> (h, w, 4)
         self.fast_draws += 1
         return rgba, x0 / magnification, y0 / magnification, transform
 
@@ -104,16 +106,20 @@ class CellImage(mimage.AxesImage):
         if stage == "rgba" or (stage != "data" and (cell_x < 3 or cell_y < 3)):
             return None
         key = (rows, cols, shape, tuple(transform.get_matrix().ravel()), self.get_resample())
-        if key != self._map_key:
-            self._map_key, self._map = key, self._make_map(rows, cols, shape, transform)
-        if self._map is None:
+        if key not in self._maps:
+            if len(self._maps) >= MAX_MAPS:
+                self._maps.pop(next(iter(self._maps)))  # the oldest
+            self._maps[key] = self._make_map(rows, cols, shape, transform)
+        found = self._maps[key]
+        if found is None:
             return None
-        return self._map, x0, y0, transform
+        return found, x0, y0, transform
 
     def _make_map(self, rows, cols, shape, transform):
         # Resample the cell numbers 1..rows*cols as matplotlib resamples the data; a pixel
         # that comes out fractional or 0 is only partly covered (matplotlib blends its
-        # colour and alpha there): then no map, matplotlib draws.
+        # colour and alpha there): then no map, matplotlib draws. So does a map in which
+        # a pixel's cell does not follow from its row and column alone.
         codes = np.arange(1, rows * cols + 1, dtype=np.float64).reshape(rows, cols)
         out = _resample(self, codes, shape, transform)  # (h, w) float64
         whole = np.rint(out)
@@ -123,4 +129,8 @@ class CellImage(mimage.AxesImage):
         cover = _resample(self, np.ones((rows, cols), np.float32), shape, transform, resample=True)
         if not (cover == 1).all():
             return None
-        return whole.astype(np.intp)
+        index = whole.astype(np.intp) - 1  # (h, w): flat cell index
+        row_of, col_of = index[:, 0] // cols, index[0, :] % cols  # (h,), (w,)
+        if not np.array_equal(index, row_of[:, None] * cols + col_of[None, :]):
+            return None
+        return row_of, col_of

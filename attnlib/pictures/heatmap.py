@@ -420,8 +420,12 @@ class Heatmap:
         row_size, col_size, rotation = label_style(row_labels, col_labels, cell_w, cell_h, fontsize)
         for axis, size, turn in ((ax.xaxis, col_size, rotation), (ax.yaxis, row_size, 0)):
             params = {"length": 0, "labelsize": size, "pad": 0.3 * fontsize, "labelrotation": turn}
-            if self._tick_params.get(axis.axis_name) != params:  # ~1 ms a tick: skip if unchanged
-                axis.set_tick_params(**params)
+            # ~1 ms a tick for the pad or the rotation (new tick markers), little for a size:
+            # only what changed is set (matplotlib keeps the rest for new ticks)
+            known = self._tick_params.get(axis.axis_name, {})
+            changed = {key: value for key, value in params.items() if known.get(key) != value}
+            if changed:
+                axis.set_tick_params(**changed)
                 self._tick_params[axis.axis_name] = params
         row_step, col_step = label_steps(row_labels, col_labels, cell_w, cell_h, fontsize)
         _set_ticks(ax.yaxis, row_labels, rows, row_step)
