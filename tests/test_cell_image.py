@@ -12,6 +12,8 @@ from attnlib.pictures import cell_image
 from attnlib.pictures.cell_image import CellImage
 from attnlib.pictures.heatmap import heatmap
 
+MAPPED = cell_image._resample is not None  # matplotlib >= 3.11; before, matplotlib draws
+
 
 def both_ways(fig, monkeypatch) -> tuple[np.ndarray, np.ndarray]:
     """The figure's pixels drawn through the cell map, then by matplotlib alone."""
@@ -48,7 +50,10 @@ def test_explorer_pictures_are_matplotlibs_pixels_exactly(options, monkeypatch):
     fast, usual = both_ways(fig, monkeypatch)
     shown = images(fig)
     assert shown and all(isinstance(im, CellImage) for im in shown)
-    assert all(im.fast_draws >= 1 for im in shown)  # the map was used, not the fallback
+    if MAPPED:  # the map was used, not the fallback
+        assert all(im.fast_draws >= 1 for im in shown)
+    else:
+        assert all(im.fast_draws == 0 for im in shown)
     differ = (fast != usual).any(axis=-1)
     assert not differ.any(), f"{differ.sum()} pixels differ, first at {np.argwhere(differ)[:3]}"
 
@@ -65,7 +70,7 @@ def test_masked_cells_and_new_numbers_keep_matplotlibs_pixels(monkeypatch):
     fast_again, usual_again = both_ways(fig, monkeypatch)
     assert np.array_equal(fast_again, usual_again)
     assert not np.array_equal(fast, fast_again)  # the new numbers were drawn
-    assert h.image.fast_draws == 2
+    assert h.image.fast_draws == (2 if MAPPED else 0)
 
 
 def test_cells_under_three_pixels_are_left_to_matplotlib(monkeypatch):

@@ -17,13 +17,20 @@ from __future__ import annotations
 
 import math
 
+import matplotlib
 import numpy as np
 from matplotlib import image as mimage
 from matplotlib.transforms import Affine2D, Bbox, IdentityTransform
 
 __all__ = ["CellImage"]
 
-_resample = getattr(mimage, "_resample", None)  # matplotlib's own, so the map is its own
+# matplotlib's own resampler, so that the map is its own; on the matplotlib whose drawing
+# steps _placement follows (3.11: tests/test_cell_image.py checks the pixels), else none
+_resample = (
+    getattr(mimage, "_resample", None)
+    if tuple(int(p) for p in matplotlib.__version__.split(".")[:2]) >= (3, 11)
+    else None
+)
 MAX_MAPS = 64  # maps kept per image, a few kB each
 
 
