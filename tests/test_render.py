@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from attnlib import self_attention, toy_example
@@ -29,6 +30,21 @@ def test_encode_png_is_lossless():
     np.testing.assert_array_equal(decoded(encode_png(picture)), picture)
     flat = np.full((20, 30, 4), 200, dtype=np.uint8)
     assert len(encode_png(flat)) < 200  # rows equal to the row above pack to almost nothing
+
+
+def test_png_pixels_do_not_depend_on_the_deflate_installed(monkeypatch):
+    if redraw._fast_zlib is None:
+        pytest.skip("isal is not installed (pip install isal): nothing to compare zlib with")
+    canvas = FastCanvas()
+    canvas.show(panels(6, seed=1))
+    fast = canvas.png()
+    monkeypatch.setattr(redraw, "_fast_zlib", None)  # the standard library's zlib
+    standard = canvas.png()
+    assert fast != standard  # two encoders indeed
+    np.testing.assert_array_equal(decoded(fast), decoded(standard))
+    assert len(fast) < 1.1 * len(standard)  # about as small: what a slider move sends
+    shape, packed = next(iter(canvas._backgrounds.values()))
+    assert len(redraw.inflate(packed)) == np.prod(shape)  # zlib reads isal's backgrounds
 
 
 def test_each_path_shows_what_a_static_figure_of_the_same_panels_shows():

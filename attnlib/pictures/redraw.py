@@ -36,6 +36,11 @@ from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 
 from .fonts import in_figure_fonts
+
+try:  # ISA-L's deflate (package isal), when installed: zlib streams, 6-8 times as fast
+    from isal import isal_zlib as _fast_zlib
+except ImportError:  # pragma: no cover - depends on the environment
+    _fast_zlib = None
 from .heatmap import Heatmap
 from .layout import Geometry, PanelFigure, check_size
 from .panel import Panel
@@ -52,6 +57,9 @@ def encode_png(rgba: np.ndarray) -> bytes:
     are mostly 0 and zlib's fastest level packs them well. The canvas's own
     RGBA bytes are used as they are (dropping alpha would cost a strided
     copy); about twice as fast as Pillow's PNG writer at its fastest level.
+    With the package ``isal`` installed, its deflate packs the rows (0.5 ms
+    for an explorer's picture where zlib takes 4 ms, about as small): a
+    slider move's largest single cost without it.
     """
     height, width, _ = rgba.shape
     flat = rgba.reshape(height, width * 4)  # (h, w, 4) -> (h, 4w), no copy
@@ -68,9 +76,19 @@ def encode_png(rgba: np.ndarray) -> bytes:
     return (
         b"\x89PNG\r\n\x1a\n"
         + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(rows, 1))
+        + chunk(b"IDAT", deflate(rows))
         + chunk(b"IEND", b"")
     )
+
+
+def deflate(data) -> bytes:
+    """`data` as a zlib stream, at the fastest level of the fastest deflate installed."""
+    return (_fast_zlib or zlib).compress(data, 1)
+
+
+def inflate(packed: bytes) -> bytes:
+    """What :func:`deflate` packed (any zlib stream)."""
+    return (_fast_zlib or zlib).decompress(packed)
 
 
 class FastCanvas:
@@ -186,7 +204,7 @@ class FastCanvas:
         pixels = np.asarray(self.canvas.buffer_rgba())  # (h, w, 4) uint8
         if len(self._backgrounds) >= MAX_LAYOUTS:
             self._backgrounds.pop(next(iter(self._backgrounds)))  # the oldest
-        self._backgrounds[key] = (pixels.shape, zlib.compress(pixels.tobytes(), 1))
+        self._backgrounds[key] = (pixels.shape, deflate(pixels))
 
     def _paste_background(self, key) -> None:
         if key == self._key:  # the same layout as the last picture
@@ -197,7 +215,7 @@ class FastCanvas:
         pixels = np.asarray(renderer.buffer_rgba())
         if pixels.shape != shape:  # pragma: no cover - the layout fixes the size
             raise RuntimeError(f"canvas is {pixels.shape}, its background {shape}")
-        pixels[...] = np.frombuffer(zlib.decompress(packed), dtype=np.uint8).reshape(shape)
+        pixels[...] = np.frombuffer(inflate(packed), dtype=np.uint8).reshape(shape)
         self._background = self.canvas.copy_from_bbox(self._figure.bbox)
 
     def _draw_moving(self, key) -> None:
