@@ -268,6 +268,7 @@ def test_every_explorer_keeps_d_the_same_way():
         assert e.example.X.shape[1] == 16
 
 
+@pytest.mark.usefixtures("english_afterwards")
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_every_control_is_found_by_its_name_whatever_its_caption(language):
     # the browser tests look for class attnlib-control-NAME, never for a caption
