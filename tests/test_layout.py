@@ -211,12 +211,18 @@ def test_one_head_labels_every_token_it_can_and_no_label_is_drawn_too_small(n):
     g = e.canvas.geometry
     smallest, text = min(_drawn_text_sizes(e))
     assert smallest * g.dpi / 72 >= READABLE_PX, (smallest, text)
+    from attnlib.pictures.heatmap import MIN_LABEL_PT
+
     ax = e.canvas.heatmaps[0].ax
     shown = [t.get_text() for t in ax.get_yticklabels()]
     tokens = list(e.example.tokens)
-    # every token at n = 6 and 21; at n = 32 every second one, from the first
-    step = 1 if n <= 21 else 2
-    assert shown == tokens[::step]
+    step = -(-n // len(shown))
+    assert shown == tokens[::step]  # every token, or every second, ... from the first
+    # and no more thinned than it must be: one step less, a label would not fit its rows
+    row_pt = ax.get_position().height * e.figure.get_figheight() / n * 72
+    assert (step == 1) == (n == 6)
+    if step > 1:
+        assert 0.78 * row_pt * (step - 1) < MIN_LABEL_PT <= 0.78 * row_pt * step
 
 
 def test_with_four_heads_at_n_4_the_cell_numbers_stay_and_at_n_6_they_go():
