@@ -277,3 +277,33 @@ def test_a_grid_of_eight_panels_draws_eight_heatmaps_in_two_rows():
     tops = sorted({round(h.ax.get_position().y1, 6) for h in heatmaps})
     assert len(tops) == 2
     assert [h.ax.get_title() for h in heatmaps] == [f"h{h}" for h in range(1, 9)]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        "explorer(n=2)",
+        "explorer(n=6)",
+        "explorer(n=8, d_k=16)",
+        "explorer(n=32)",
+        "explorer(n=6, mask='causal')",
+        "embedding_explorer()",
+        "embedding_explorer(n=32, d=64)",
+        "qkv_explorer()",
+        "qkv_explorer(n=32, d_k=16, d_v=8)",
+        "scaling_explorer(d_k=1)",
+        "scaling_explorer(d_k=64)",
+    ],
+)
+def test_every_explorer_fits_a_laptop_column_with_no_text_below_the_readable_size(make):
+    # JupyterLab at 1366 × 768 with the file browser open shows a picture at most about
+    # 930 px wide at its own size: wider, it is shrunk, and its text with it
+    import attnlib
+    from attnlib.pictures.layout import FIT_WIDTH, READABLE_PX
+
+    name, _, args = make.partition("(")
+    e = eval(f"factory({args}", {"factory": getattr(attnlib, name)})
+    width, _ = e.figure.canvas.get_width_height()
+    assert width <= FIT_WIDTH["normal"]
+    smallest, text = min(_drawn_text_sizes(e))
+    assert smallest * e.figure.dpi / 72 >= READABLE_PX - 1e-9, (smallest, text)
