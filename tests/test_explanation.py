@@ -197,8 +197,8 @@ def test_sample_text_of_the_hand_example():
         "   3  -1.000  -1.000    1.000",  # (-1)(-1) = 1
         "sum of the 4 products = q_1 · k_2 = 3.000",
         "÷ √d_k = √4 = 2.000  →  1.500",
-        " >   2  mice    1.500   0.000  1.000    0.736",
-        "   sum                         1.358    1.000",
+        " >   2  mice         1.500   0.000  1.000    0.736",
+        "   sum                              1.358    1.000",
         " >   2  mice     0.736  [1.000 1.000]  [0.736 0.736]",
         "   z_1                                 [0.836 0.900]",
     ):
@@ -332,7 +332,7 @@ def test_cross_attention_labels_queries_and_keys_apart():
 def test_without_tokens_there_is_no_key_column():
     _, att = _hand()
     lines = _section(str(explain(att, 1)), 1)
-    assert lines[1].split() == ["j", "score", "−", "max", "exp", "α[1,", "j]"]
+    assert lines[1].split() == ["j", "score[1,", "j]", "−", "max", "exp", "α[1,", "j]"]
 
 
 def test_repr_is_short_and_frozen():

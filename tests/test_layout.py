@@ -211,12 +211,18 @@ def test_one_head_labels_every_token_it_can_and_no_label_is_drawn_too_small(n):
     g = e.canvas.geometry
     smallest, text = min(_drawn_text_sizes(e))
     assert smallest * g.dpi / 72 >= READABLE_PX, (smallest, text)
+    from attnlib.pictures.heatmap import MIN_LABEL_PT
+
     ax = e.canvas.heatmaps[0].ax
     shown = [t.get_text() for t in ax.get_yticklabels()]
     tokens = list(e.example.tokens)
-    # every token at n = 6 and 21; at n = 32 every second one, from the first
-    step = 1 if n <= 21 else 2
-    assert shown == tokens[::step]
+    step = -(-n // len(shown))
+    assert shown == tokens[::step]  # every token, or every second, ... from the first
+    # and no more thinned than it must be: one step less, a label would not fit its rows
+    row_pt = ax.get_position().height * e.figure.get_figheight() / n * 72
+    assert (step == 1) == (n == 6)
+    if step > 1:
+        assert 0.78 * row_pt * (step - 1) < MIN_LABEL_PT <= 0.78 * row_pt * step
 
 
 def test_with_four_heads_at_n_4_the_cell_numbers_stay_and_at_n_6_they_go():
@@ -271,3 +277,33 @@ def test_a_grid_of_eight_panels_draws_eight_heatmaps_in_two_rows():
     tops = sorted({round(h.ax.get_position().y1, 6) for h in heatmaps})
     assert len(tops) == 2
     assert [h.ax.get_title() for h in heatmaps] == [f"h{h}" for h in range(1, 9)]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        "explorer(n=2)",
+        "explorer(n=6)",
+        "explorer(n=8, d_k=16)",
+        "explorer(n=32)",
+        "explorer(n=6, mask='causal')",
+        "embedding_explorer()",
+        "embedding_explorer(n=32, d=64)",
+        "qkv_explorer()",
+        "qkv_explorer(n=32, d_k=16, d_v=8)",
+        "scaling_explorer(d_k=1)",
+        "scaling_explorer(d_k=64)",
+    ],
+)
+def test_every_explorer_fits_a_laptop_column_with_no_text_below_the_readable_size(make):
+    # JupyterLab at 1366 × 768 with the file browser open shows a picture at most about
+    # 930 px wide at its own size: wider, it is shrunk, and its text with it
+    import attnlib
+    from attnlib.pictures.layout import FIT_WIDTH, READABLE_PX
+
+    name, _, args = make.partition("(")
+    e = eval(f"factory({args}", {"factory": getattr(attnlib, name)})
+    width, _ = e.figure.canvas.get_width_height()
+    assert width <= FIT_WIDTH["normal"]
+    smallest, text = min(_drawn_text_sizes(e))
+    assert smallest * e.figure.dpi / 72 >= READABLE_PX - 1e-9, (smallest, text)

@@ -1,6 +1,6 @@
-"""Every notebook runs to the end under the tools teachers use: papermill and
-``jupyter nbconvert --execute``. Neither may stop, and no notebook may be left with
-an error output.
+"""Notebooks run to the end under the tools teachers use: papermill and
+``jupyter nbconvert --execute`` (which notebooks each runs, and why: see
+PAPERMILL_NAMES). Neither may stop, and no notebook may be left with an error output.
 
 nbval (run on notebooks/ and notebooks/zh/ by the default test selection) checks
 the stored outputs; these tests check that nothing stops a run, including cells
@@ -13,6 +13,7 @@ raises-exception check and nbval. Marked ``clients``: deselect with
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -46,8 +47,27 @@ def copy(tmp_path_factory):
     return root
 
 
+# Which notebooks each tool runs. nbval executes every notebook of both editions on
+# every `make test` and fails on an error or a stderr line (neither is in the stored
+# outputs), and JupyterLab runs every English one in the browser tests; papermill and
+# nbconvert execute with the same engine (nbclient) and kernel. What each tool adds is
+# its own way of running: papermill's engine and its refusal of cells that raise,
+# nbconvert's command line over a folder, its exit code and the notebooks it writes.
+# So each runs two notebooks: the start page (an explorer) and, for papermill, the
+# longest one (06: training with a live progress display); for nbconvert, a second
+# short one. About 26 s on 2 cores where all nine under both took 109 s.
+# EVERY_NOTEBOOK=1 runs all nine under both.
+EVERY_NOTEBOOK = os.environ.get("EVERY_NOTEBOOK") == "1"
+PAPERMILL_NAMES = NAMES if EVERY_NOTEBOOK else ["00_start_here.ipynb", "06_learned_attention.ipynb"]
+NBCONVERT_NAMES = NAMES if EVERY_NOTEBOOK else ["00_start_here.ipynb", "02_input_embedding.ipynb"]
+
+
+def test_the_clients_run_notebooks_that_exist():
+    assert set(PAPERMILL_NAMES) <= set(NAMES) and set(NBCONVERT_NAMES) <= set(NAMES)
+
+
 @pytest.mark.clients
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PAPERMILL_NAMES)
 def test_notebook_runs_under_papermill(name, copy, tmp_path):
     """papermill's own engine, as its command line (`papermill in.ipynb out.ipynb`)
     runs it, called here in-process: the command line would only add a Python start
@@ -67,19 +87,19 @@ def test_notebook_runs_under_papermill(name, copy, tmp_path):
 
 
 @pytest.mark.clients
-def test_every_notebook_runs_under_nbconvert(copy, tmp_path):
-    """`jupyter nbconvert --to notebook --execute` on every notebook at once, as a
+def test_notebooks_run_under_nbconvert(copy, tmp_path):
+    """`jupyter nbconvert --to notebook --execute` on several notebooks at once, as a
     teacher would run a folder of lessons: exit 0, every notebook written, no error
     output in any."""
     result = subprocess.run(
         [sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute",
          "--ExecutePreprocessor.kernel_name=python3", "--ExecutePreprocessor.timeout=600",
-         f"--output-dir={tmp_path}", *(str(copy / name) for name in NAMES)],
+         f"--output-dir={tmp_path}", *(str(copy / name) for name in NBCONVERT_NAMES)],
         capture_output=True, text=True, timeout=1200,
     )  # fmt: skip
     assert result.returncode == 0, f"nbconvert exited {result.returncode}:\n{result.stderr[-3000:]}"
     problems = []
-    for name in NAMES:
+    for name in NBCONVERT_NAMES:
         out = tmp_path / name
         if not out.is_file():
             problems.append(f"{name}: nbconvert wrote no notebook")

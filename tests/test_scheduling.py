@@ -33,7 +33,7 @@ def test_the_longest_kinds_of_test_run_first():
     ids = [
         "tests/test_core.py::test_x",
         "notebooks/03_qkv.ipynb::Cell 0",
-        "tests/test_notebook_clients.py::test_every_notebook_runs_under_nbconvert",
+        "tests/test_notebook_clients.py::test_notebooks_run_under_nbconvert",
         "tests/browser/test_lab.py::test_notebook_in_lab[chromium-03_qkv.ipynb]",
         "attnlib/maths/core.py::attnlib.maths.core.attention",
     ]

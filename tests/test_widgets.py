@@ -96,7 +96,7 @@ def test_picture_shows_shapes_labels_and_limits():
     assert weights_ax.images[0].get_clim() == (0.0, 1.0)
     e.n.value = 12  # above 8: no cell values
     assert [a for ax in e.figure.axes for a in ax.artists if isinstance(a, CellValues)] == []
-    e.n.value = 8
+    e.n.value = 6  # (at 7 and 8 the cells of a picture 920 px wide are too small to read them)
     assert len([a for ax in e.figure.axes for a in ax.artists if isinstance(a, CellValues)]) == 2
 
 
@@ -266,6 +266,42 @@ def test_every_explorer_keeps_d_the_same_way():
         e = factory(d=16)
         assert e.fixed["d"] == 16 and not hasattr(e, "d")
         assert e.example.X.shape[1] == 16
+
+
+@pytest.mark.usefixtures("english_afterwards")
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_every_control_is_found_by_its_name_whatever_its_caption(language):
+    # the browser tests look for class attnlib-control-NAME, never for a caption
+    attnlib.set_language(language)
+    factories = (
+        attnlib.explorer,
+        attnlib.embedding_explorer,
+        attnlib.qkv_explorer,
+        attnlib.scaling_explorer,
+    )
+    captions = {}
+    for factory in factories:
+        e = factory()
+        for name, control in e.controls.items():
+            assert control._dom_classes == (f"attnlib-control-{name}",), (name, control)
+            assert getattr(e, name) is control  # e.seed, e.mask ...: the names stay
+            captions[name] = control.description
+    symbols = {"n": "n", "d": "d", "d_k": "d_k", "d_v": "d_v"}
+    words = {"seed": "随机种子", "heads": "头数", "mask": "掩码"}
+    if language == "en":
+        words = {name: name for name in words}
+    assert captions == {**symbols, **words}
+
+
+def test_caption_boxes_fit_chinese_and_keep_the_english_width():
+    from attnlib.explorers.controller import caption_width
+
+    assert caption_width(["n", "d_k", "seed", "heads"], large=False) == "40px"
+    assert caption_width(["seed"], large=True) == "100px"
+    assert caption_width(["头数"], large=False) == "40px"  # 26 px + 4 fit in 40
+    assert caption_width(["n", "随机种子"], large=False) == "56px"  # 4 x 13 px + 4
+    assert caption_width(["随机种子"], large=True) == "100px"  # 88 + 4 fit in 100
+    assert caption_width(["训练步数 x"], large=True) == "119px"  # (4 + 2 × 0.6) × 22 + 4
 
 
 def test_display_bundle_has_a_png_and_a_short_stable_text(e):

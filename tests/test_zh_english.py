@@ -2,12 +2,12 @@
 
 The target is 0 (issue 23): everything a learner of notebooks/zh sees is Chinese,
 apart from code names, symbols, units, the course's toy tokens and the English the
-glossary keeps in brackets (tools/english_in_zh.py says which words pass). Until the
-translation lands, this is a ratchet: tests/zh_english_baseline.json holds each
-notebook's count of English words (distinct cell, kind and word), and the test fails
-when a notebook shows more than its count, listing every word with where it was seen.
-When a notebook shows fewer, lower its count: ``python tools/english_in_zh.py --update
-NAME`` (which executes the notebook itself).
+glossary keeps in brackets (tools/english_in_zh.py says which words pass). Every
+notebook is at 0 now. tests/zh_english_baseline.json holds each notebook's count of
+English words (distinct cell, kind and word), and the test fails when a notebook shows
+more than its count, listing every word with where it was seen; a notebook added with
+English in it starts from its count and lowers it with ``python tools/english_in_zh.py
+--update NAME`` (which executes the notebook itself).
 
 No notebook is executed twice for this: under `make test` each check runs right after
 nbval has run its notebook, on the same worker (conftest.py schedules it so), and

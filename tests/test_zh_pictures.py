@@ -104,7 +104,16 @@ def test_explain_text_columns_line_up_in_chinese():
 def test_explorer_controls_speak_chinese_but_keep_their_names_and_values(recwarn):
     attnlib.set_language("zh")
     e = attnlib.explorer(n=6, d_k=4, seed=0)
-    assert [c.description for c in e.controls.values()] == ["n", "d_k", "seed", "heads", "mask"]
+    # captions: a word in Chinese, a symbol as the formulas write it; names stay English
+    assert [c.description for c in e.controls.values()] == ["n", "d_k", "随机种子", "头数", "掩码"]
+    assert list(e.controls) == ["n", "d_k", "seed", "heads", "mask"]
+    assert e.seed is e.controls["seed"] and e.mask is e.controls["mask"]
+    assert [c._dom_classes for c in e.controls.values()] == [
+        (f"attnlib-control-{name}",) for name in e.controls
+    ]
+    # one caption box for all, wide enough for 4 Chinese characters at 13 px
+    widths = {c.style.description_width for c in e.controls.values()}
+    assert widths == {"56px"}, widths
     assert e.mask.options == (("无", "none"), ("因果掩码", "causal"))
     assert e.controls["n"].tooltip == "序列长度"
     assert (e.query_i.description, e.key_j.description) == ("查询 i", "键 j")

@@ -8,7 +8,7 @@ import ipywidgets as widgets
 
 from ..i18n import tr
 from . import views
-from .controller import LIMITS, Explorer
+from .controller import LIMITS, Explorer, caption
 
 __all__ = ["AttentionExplorer", "explorer"]
 
@@ -39,11 +39,11 @@ class AttentionExplorer(Explorer):
         return widgets.ToggleButtons(
             options=[(tr("none"), "none"), (tr("causal"), "causal")],
             value=value,
-            description="mask",
+            description=caption("mask"),
             tooltips=[tr("every query sees every key"), tr("query i sees keys 0 … i only")],
             # narrow buttons: at the default 148 px the pair is wider than its neighbours
             style={
-                "description_width": "100px" if self.size == "large" else "40px",
+                "description_width": self.caption_width(),
                 "button_width": "auto" if self.size == "large" else "96px",
             },
             # the label in a block of its own above the buttons otherwise (seen at 1366 px)

@@ -14,7 +14,9 @@ its own.
 
 from __future__ import annotations
 
+import math
 import traceback
+import unicodedata
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -28,7 +30,7 @@ from ..pictures.layout import check_size
 from ..pictures.redraw import FastCanvas
 from . import views
 
-__all__ = ["LIMITS", "Explorer", "event_pixel", "tooltip"]
+__all__ = ["LIMITS", "Explorer", "caption", "caption_width", "event_pixel", "tooltip"]
 
 #: name -> (minimum, maximum, what it is), for sliders and fixed arguments alike
 LIMITS = {
@@ -59,6 +61,50 @@ def tooltip(what: str) -> str:
         "a sequence of the task": tr("a sequence of the task"),
     }
     return translated.get(what, what)
+
+
+def caption(name: str) -> str:
+    """The caption shown beside control `name`, in the current language.
+
+    A word (seed, heads, mask, step, example) is translated; a symbol of the
+    chapter (n, d, d_k, d_v) stays as the formulas and the code write it.
+    Either way the control is found by its DOM class ``attnlib-control-NAME``,
+    not by its caption.
+
+    Examples
+    --------
+    >>> caption("seed"), caption("d_k")
+    ('seed', 'd_k')
+    """
+    words = {
+        "seed": tr("seed"),
+        "heads": tr("heads"),
+        "mask": tr("mask"),
+        "step": tr("step"),
+        "example": tr("example"),
+    }
+    return words.get(name, name)
+
+
+def caption_width(captions, *, large: bool) -> str:
+    """The CSS width of a caption box that holds every one of `captions` whole.
+
+    Latin captions keep the fixed width that fits them (40 px, 100 px on a
+    projector); a caption with Chinese characters (1 em wide each, at the
+    labels' 13 px or the projector's 22 px) widens the box to what it needs.
+
+    Examples
+    --------
+    >>> caption_width(["n", "seed"], large=False), caption_width(["n", "随机种子"], large=False)
+    ('40px', '56px')
+    """
+    em = 22 if large else 13
+    need = 0.0
+    for text in captions:
+        wide = sum(unicodedata.east_asian_width(c) in "WF" for c in text)
+        if wide:  # Latin letters taken at 0.6 em, generous for a proportional font
+            need = max(need, em * (wide + 0.6 * (len(text) - wide)))
+    return f"{max(100 if large else 40, math.ceil(need) + 4)}px"
 
 
 _LARGE_CSS = """<style>
@@ -180,6 +226,8 @@ class Explorer(widgets.VBox):
         }
         self._refuse_hidden(self.CONTROLS, "control")
         self.controls = {name: self.make_control(name, values[name]) for name in self.CONTROLS}
+        for name, control in self.controls.items():  # found by name in any language
+            control.add_class(f"attnlib-control-{name}")
         self.shown: views.View | None = None
         self.query_i = self.key_j = self.clicks = None
         self._syncing = False  # True while redraw sets the menus: not a choice of the user's
@@ -256,12 +304,17 @@ class Explorer(widgets.VBox):
             value=as_size(name, value, minimum=low, maximum=high),
             min=low,
             max=high,
-            description=name,
+            description=caption(name),
             tooltip=tooltip(what),
             continuous_update=True,
             layout=widgets.Layout(width="460px" if large else "300px"),
-            style={"description_width": "100px" if large else "40px"},
+            style={"description_width": self.caption_width()},
         )
+
+    def caption_width(self) -> str:
+        """The width of every control's caption box: one for all, so that the sliders line
+        up, wide enough for the longest caption in the current language."""
+        return caption_width(map(caption, self.CONTROLS), large=self.size == "large")
 
     @property
     def figure(self):

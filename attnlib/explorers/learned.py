@@ -8,7 +8,7 @@ from ..i18n import tr
 from ..lessons import lookup
 from ..maths.validation import as_size
 from . import views
-from .controller import LIMITS, Explorer
+from .controller import LIMITS, Explorer, caption
 
 __all__ = ["REPLAY_SECONDS", "LearnedExplorer", "TrainingProgress", "learned_explorer"]
 
@@ -75,11 +75,11 @@ class LearnedExplorer(Explorer):
         return widgets.SelectionSlider(
             options=steps,
             value=value,
-            description="step",
+            description=caption("step"),
             tooltip=tr("training step of the checkpoint"),
             continuous_update=True,
             layout=widgets.Layout(width="460px" if large else "300px"),
-            style={"description_width": "100px" if large else "40px"},
+            style={"description_width": self.caption_width()},
         )
 
     def make_control(self, name: str, value: int) -> widgets.ValueWidget:

@@ -284,7 +284,9 @@ class Explanation:
             last = j
         return Section(
             title=tr("α[{i}, j] = exp(score[{i}, j] − max) / sum, for every key j", i=i),
-            header=["j", tr("key"), "score", "− max", "exp", f"α[{i}, j]"],
+            # score[i, j] beside α[i, j]: the glossary's symbol (score_ij), read alike in both
+            # languages, where a bare "score" was an English word in the Chinese table
+            header=["j", tr("key"), f"score[{i}, j]", "− max", "exp", f"α[{i}, j]"],
             rows=rows,
             footer=[tr("sum"), "", "", "", self.number(self.exp_sum), self.number(self.weight_sum)],
             notes=(

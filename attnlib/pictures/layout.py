@@ -20,7 +20,15 @@ from functools import lru_cache
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .heatmap import READABLE_PX, Heatmap, check_cell, heatmap, label_style, share_limit
+from .heatmap import (
+    READABLE_PX,
+    READABLE_VALUE_CELL,
+    Heatmap,
+    check_cell,
+    heatmap,
+    label_style,
+    share_limit,
+)
 from .panel import LAYOUT_FIELDS, Panel
 from .text_size import text_inches as _text_inches
 
@@ -46,18 +54,14 @@ SIZES = {
     "normal": {"box": 3.8, "font": 10.0, "dpi": 100},
     "large": {"box": 6.4, "font": 17.0, "dpi": 100},
 }
-#: size -> the widest a grid of small multiples may be, in pixels, so that it is shown at its
+#: size -> the widest a picture of panels may be, in pixels, so that it is shown at its
 #: own size: JupyterLab's notebook column at 1366 × 768 with the file browser open is about
 #: 930 px wide (a wider picture is shrunk to fit, and its text with it); "large" is for the
 #: classroom page on a 1920 × 1080 projector.
 FIT_WIDTH = {"normal": 920, "large": 1840}
-#: size -> the tallest a grid of small multiples may be, in pixels: JupyterLab shows about
+#: size -> the tallest a picture of panels may be, in pixels: JupyterLab shows about
 #: 650 px of a notebook on a 768 px screen, and a click's summary line goes under the picture.
 FIT_HEIGHT = {"normal": 560, "large": 880}
-#: The smallest cell (points) whose numbers are drawn at READABLE_PX or more: Heatmap writes
-#: them at 0.85 × cell / 3.1 (five characters in 85 % of the cell), at dpi 100.
-READABLE_VALUE_CELL = READABLE_PX * 72 / SIZES["normal"]["dpi"] * 3.1 / 0.85
-
 MAX_COLUMNS = 4  # small multiples: at most this many panels in a row
 MAX_ONE_ROW = 3  # up to this many panels: one row of full-size boxes, as always
 SMALL_BOX = 0.7  # the largest box side of small multiples, as a share of the full box
@@ -105,7 +109,8 @@ class Geometry:
     @property
     def pixels(self) -> tuple[int, int]:
         """(width, height) of the picture in whole pixels, as the Agg canvas makes it."""
-        return int(self.width * self.dpi), int(self.height * self.dpi)
+        # (a hair added: a width fitted to 920 px is 919.99999... px in floating point)
+        return int(self.width * self.dpi + 1e-6), int(self.height * self.dpi + 1e-6)
 
     def _box_pixels(self, panel: int) -> tuple[float, float, float, float]:
         # (left, top, right, bottom) of a heatmap box in picture pixels. The canvas is
@@ -257,12 +262,13 @@ def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
         for c in range(grid_cols)
     ]
     fit, fit_height = FIT_WIDTH[size], FIT_HEIGHT[size]
-    if len(panels) > MAX_ONE_ROW and fit is not None:  # small multiples: shown at their own size
+    if fit is not None:  # shown at their own size in a laptop's notebook column, text unshrunk
         for _ in range(2):  # twice: the labels' room changes with the cells (turned, thinned)
             room = (fit / dpi - right_pad - sum(column_left) - sum(bar_room)) / grid_cols
             if fit_height is not None:  # and the grid with a line under it on the screen
                 tallest = max(rows / cols for rows, cols in (p["shape"] for p in panels))
-                room = min(room, (fit_height / dpi / grid_rows - top - bottom) / max(tallest, 1))
+                tallest = min(max(tallest, 1.0), 1.3)  # a box is at most 1.3 times as tall
+                room = min(room, (fit_height / dpi / grid_rows - top - bottom) / tallest)
             if room >= box:
                 break
             box = max(room, 0.25 * SIZES[size]["box"])

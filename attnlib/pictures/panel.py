@@ -57,10 +57,12 @@ class Panel:
     values : bool, optional
         Write each cell's value in it. Default: when rows and cols are both
         at most 8, so the numbers stay readable.
-    min_value_cell : float, default 0
+    min_value_cell : float, optional
         Write no values in cells narrower or shorter than this many points
-        (1/72 inch), where a number would be too small to read (a laptop
-        screen, a grid of heads); 0: no minimum.
+        (1/72 inch), where a number would be too small to read; 0: no
+        minimum. Default: ``READABLE_VALUE_CELL``, the smallest cell whose
+        numbers are as large as the notebook's text one step down (a picture
+        fitted to a laptop's notebook column, a grid of heads).
     limit : float, optional
         Diverging only: fixed colour limits ``(-limit, limit)`` instead of
         limits that follow the data, so that a colour means the same number
@@ -97,7 +99,7 @@ class Panel:
     kind: str = "diverging"
     diagonal: bool = False
     values: bool | None = None
-    min_value_cell: float = 0.0
+    min_value_cell: float | None = None
     limit: float | None = None
     colorbar: bool = True
     share_limit: bool = False

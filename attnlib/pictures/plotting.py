@@ -399,7 +399,7 @@ def qkv_panels(att: Attention, tokens: Sequence[str]) -> list[Panel]:
     >>> [p.title for p in panels]
     ['Q = X W_Q  (4 × 3)', 'K = X W_K  (4 × 3)', 'V = X W_V  (4 × 2)']
     >>> fig = plot_panels(panels)
-    >>> len({ax.images[0].get_clim() for ax in fig.axes[::2]})
+    >>> len({ax.images[0].get_clim() for ax in fig.axes if ax.images})  # one scale, one bar
     1
     """
     panels = []
@@ -411,7 +411,11 @@ def qkv_panels(att: Attention, tokens: Sequence[str]) -> list[Panel]:
                 title=f"{name} = X W_{name}  ({n} × {cols})",
                 row_labels=check_tokens(tokens, n),
                 xlabel=tr("coordinate ({width} = {cols})", width=width, cols=cols),
-                ylabel=tr("token"),
+                # said once: the axis name on the left, the one scale they share on the
+                # right; the room saved goes to the cells, big enough for their numbers
+                # in a laptop's notebook column
+                ylabel=tr("token") if name == "Q" else "",
+                colorbar=name == "V",
                 share_limit=True,
             )
         )
@@ -426,7 +430,7 @@ def plot_qkv(att: Attention, tokens: Sequence[str], *, size: str = "normal") -> 
     >>> from attnlib import self_attention, toy_example
     >>> ex = toy_example(n=6, d_k=4, d_v=3)
     >>> fig = plot_qkv(self_attention(*ex[1:]), ex.tokens)
-    >>> [ax.images[0].get_array().shape for ax in fig.axes[::2]]
+    >>> [ax.images[0].get_array().shape for ax in fig.axes if ax.images]
     [(6, 4), (6, 4), (6, 3)]
     """
     return plot_panels(qkv_panels(att, tokens), size=size)
@@ -455,17 +459,18 @@ def scaling_panels(unscaled: Attention, scaled: Attention, tokens: Sequence[str]
     shape = f"({n} × {unscaled.weights.shape[1]})"
     labels = _query_key_labels(tokens, tokens)
     return [
-        Panel(
+        Panel(  # one bar for both (weights run from 0 to 1), one name of the query axis
             matrix=unscaled.weights,
             title=tr("weights, unscaled: softmax(q·k)  {shape}", shape=shape),
             kind="weights",
+            colorbar=False,
             **labels,
         ),
         Panel(
             matrix=scaled.weights,
             title=tr("weights, scaled: softmax(q·k / √d_k)  {shape}", shape=shape),
             kind="weights",
-            **labels,
+            **{**labels, "ylabel": ""},
         ),
     ]
 
@@ -481,7 +486,7 @@ def plot_scaling(
     >>> ex = toy_example(n=6, d_k=64)
     >>> raw, scaled = self_attention(*ex[1:], scaled=False), self_attention(*ex[1:])
     >>> fig = plot_scaling(raw, scaled, ex.tokens)
-    >>> len(fig.axes)
-    4
+    >>> len(fig.axes)                 # two heatmaps and the colorbar they share
+    3
     """
     return plot_panels(scaling_panels(unscaled, scaled, tokens), size=size)

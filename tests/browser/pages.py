@@ -413,25 +413,34 @@ def picture_count(page) -> int:
 
 @dataclass
 class Slider:
-    label: str
+    label: str  # the caption a learner reads: "seed" in English, 随机种子 in Chinese
     value: float
     low: float
     high: float
+    name: str  # the control's name in the code, from its class attnlib-control-NAME
 
 
 _SLIDERS_JS = f"""(el) => Array.from(el.querySelectorAll('{HANDLE}')).map(h => ({{
   // textContent: a cell far below the fold is skipped by JupyterLab's
   // content-visibility windowing, and then its innerText is empty
   label: (h.closest('.widget-slider')?.querySelector('.widget-label')?.textContent || '').trim(),
+  // the same in every language: attnlib gives each control the class attnlib-control-NAME
+  name: Array.from(h.closest('.widget-slider')?.classList || [])
+      .find(c => c.startsWith('attnlib-control-'))?.slice('attnlib-control-'.length) || '',
   values: ['aria-valuenow', 'aria-valuemin', 'aria-valuemax'].map(
       a => parseFloat(h.getAttribute(a) ?? 'NaN')),
 }}))"""
 
 
 def sliders(page, i: int) -> list[Slider]:
-    """Explorer i's sliders, in order: label, value and range (one round trip)."""
+    """Explorer i's sliders, in order: label, value, range and name (one round trip).
+    A slider without attnlib's class (a test's own widget) is named by its label."""
     found = page.locator(f'[data-bt-explorer="{i}"]').evaluate(_SLIDERS_JS)
-    return [Slider(h["label"] or f"slider {k + 1}", *h["values"]) for k, h in enumerate(found)]
+    out = []
+    for k, h in enumerate(found):
+        label = h["label"] or f"slider {k + 1}"
+        out.append(Slider(label, *h["values"], name=h["name"] or label))
+    return out
 
 
 # A slider handle's value and range, with explorer i's pictures: one round trip
@@ -560,7 +569,7 @@ def check_explorers(
 ) -> tuple[list[str], dict]:
     """Move every slider of every explorer both ways (arrow keys, or the mouse with
     `drag`); each move must redraw in place within `timeout_ms`."""
-    problems, n_sliders, n_moves, labels = [], 0, 0, []
+    problems, n_sliders, n_moves, labels, names = [], 0, 0, [], []
     count = mark_explorers(page)
     pictures = picture_count(page)
     for i in range(count):
@@ -570,6 +579,7 @@ def check_explorers(
         for k, s in enumerate(sliders(page, i)):
             n_sliders += 1
             labels.append(s.label)
+            names.append(s.name)
             first = "ArrowLeft" if s.value >= s.high else "ArrowRight"
             back = "ArrowRight" if first == "ArrowLeft" else "ArrowLeft"
             for key in (first, back):
@@ -593,7 +603,13 @@ def check_explorers(
             f"{picture_count(page)} after: pictures pile up instead of "
             f"being redrawn in place"
         )
-    counts = {"explorers": count, "sliders": n_sliders, "moves": n_moves, "labels": labels}
+    counts = {
+        "explorers": count,
+        "sliders": n_sliders,
+        "moves": n_moves,
+        "labels": labels,
+        "names": names,
+    }
     return problems, counts
 
 
@@ -832,13 +848,15 @@ def toggle(page, i: int, label: str, timeout_ms: int = 5000) -> str | None:
     return None
 
 
-def slider_index(page, i: int, label: str) -> int | None:
-    return next((k for k, s in enumerate(sliders(page, i)) if s.label == label), None)
+def slider_index(page, i: int, name: str) -> int | None:
+    """The index of explorer i's slider `name` (seed, heads: its name in the code, which
+    its caption need not be)."""
+    return next((k for k, s in enumerate(sliders(page, i)) if s.name == name), None)
 
 
 def find_explorer(page, slider: str) -> int | None:
-    """The index of the first explorer with a slider labelled `slider`."""
+    """The index of the first explorer with a slider named `slider` (as in the code)."""
     for i in range(mark_explorers(page)):
-        if slider in [s.label for s in sliders(page, i)]:
+        if slider in [s.name for s in sliders(page, i)]:
             return i
     return None

@@ -35,9 +35,10 @@ MUST_MOVE = {
 }
 
 
-def unmoved(name: str, labels: list[str]) -> list[str]:
-    missing = sorted(MUST_MOVE.get(name, set()) - set(labels))
-    return [f"no explorer slider {m!r} was moved (sliders: {labels})" for m in missing]
+def unmoved(name: str, names: list[str]) -> list[str]:
+    """The sliders of MUST_MOVE, by their names in the code, that no move reached."""
+    missing = sorted(MUST_MOVE.get(name, set()) - set(names))
+    return [f"no explorer slider {m!r} was moved (sliders: {names})" for m in missing]
 
 
 def run_notebook(
@@ -71,7 +72,7 @@ def run_notebook(
         moving = time.perf_counter()
         found, counts = pages.check_explorers(page, timeout_ms=timeout_ms, drag=app == "notebook")
         facts["moves_s"] = time.perf_counter() - moving
-        problems += found + unmoved(name, counts["labels"])
+        problems += found + unmoved(name, counts["names"])
         facts.update(counts)
         # a redraw that raises shows its traceback in the explorer, under the picture
         problems += [
@@ -237,10 +238,10 @@ def test_main_explorer_click_controls_and_keypress(lab, lab_tab, lab_root, recor
 
     # n = 32 with a cell selected: keypress to picture
     sliders = pages.sliders(page, big)
-    n = next((s for s in sliders if s.label == "n"), None)
+    n = next((s for s in sliders if s.name == "n"), None)
     assert n is not None and n.value == 32, f"the n slider shows {n and n.value:g}, not 32"
     target = pages.slider_index(page, big, "seed")
-    assert target is not None, f"no seed slider among {[s.label for s in sliders]}"
+    assert target is not None, f"no seed slider among {[s.name for s in sliders]}"
     pages.choose_cell(page, big, 20, 7)
     problem = pages.wait_for_breakdown(page, big, "query i = 20")
     assert problem is None, f"n = 32, choosing cell (20, 7): {problem}"

@@ -21,6 +21,7 @@ EXPLORERS = {  # the order they are shown in: data-bt-explorer 0, 1, ...
     "heads4": "attnlib.explorer(n=6, heads=4)",
     "heads8": "attnlib.explorer(n=6, heads=8)",
     "n21": "attnlib.explorer(n=21)",
+    "qkv": "attnlib.qkv_explorer()",
     "scaling": "attnlib.scaling_explorer(d_k=16)",
     "learned0": "attnlib.learned_explorer(history, held_out, step=0)",
     "learned_last": "attnlib.learned_explorer(history, held_out)",
@@ -190,8 +191,9 @@ def test_explorers_fit_a_laptop_and_answer_every_click(
         explorer = page.locator(f'[data-bt-explorer="{index[key]}"]')
         explorer.scroll_into_view_if_needed()
         explorer.screenshot(path=artifact(f"laptop-{key}-{language}.png"))
-    # the pictures are shown at their own size: not shrunk, so their text keeps its size
-    for key in ("heads4", "heads8"):
+    # the pictures are shown at their own size: not shrunk, so their text keeps the size
+    # that tests/test_layout.py checks is readable (READABLE_PX, cell numbers included)
+    for key in EXPLORERS:
         shown, natural = page.locator(f'[data-bt-explorer="{index[key]}"] img').evaluate(
             "img => [img.getBoundingClientRect().width, img.naturalWidth]"
         )

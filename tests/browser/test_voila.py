@@ -72,7 +72,7 @@ def run_page(page, server, name: str, cells: list[dict]) -> tuple[list[str], dic
     server.remember_children()
     problems = pages.page_problems(page, cells)
     found, counts = pages.check_explorers(page)
-    problems += found + unmoved(name, counts["labels"])
+    problems += found + unmoved(name, counts["names"])
     if counts["explorers"] < len(calls):
         problems.append(
             f"{len(calls)} cell(s) call an explorer, the page shows {counts['explorers']}"
@@ -95,7 +95,7 @@ def click_a_cell(page) -> tuple[list[str], float | None]:
     i = pages.find_explorer(page, "heads")
     if i is None:
         return ["no explorer with a heads slider (attnlib.explorer) on the page"], None
-    values = {s.label: s.value for s in pages.sliders(page, i)}
+    values = {s.name: s.value for s in pages.sliders(page, i)}
     if any(values.get(k) != v for k, v in MAIN.items() if k != "size"):
         return [f"the main explorer shows {values}, not {MAIN}"], None
     problems, ms = check_cell_click(page, i, MAIN, (2, 4), 0)
@@ -124,9 +124,9 @@ def show_32_tokens(page, explorers: int) -> list[str]:
     the keyboard, as a teacher would: End, then arrow keys if need be; so that the
     screenshots show a 32-token heatmap."""
     for i in reversed(range(explorers)):
-        labels = [s.label for s in pages.sliders(page, i)]
-        if "n" in labels and "d_k" in labels:
-            k = labels.index("n")
+        names = [s.name for s in pages.sliders(page, i)]
+        if "n" in names and "d_k" in names:
+            k = names.index("n")
             for attempt in range(40):
                 value = pages.sliders(page, i)[k].value
                 if value == 32:

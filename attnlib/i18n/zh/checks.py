@@ -196,7 +196,7 @@ MESSAGES = {
         "在 4 × 4 和 3 × 5 的注意力分数矩阵上都与 Q @ K.T / √d_k 一致"
     ),
     "rows uniform, one-hot and (0.7, 0.1, 0.1, 0.1)": (
-        "独热行、均匀行和 (0.7, 0.1, 0.1, 0.1) 这三行"
+        "(0.25, 0.25, 0.25, 0.25)（均匀）、(1, 0, 0, 0)（独热）和 (0.7, 0.1, 0.1, 0.1) 这三行"
     ),
     "H_i = -Σ_j α_ij ln α_ij along each row (axis=1), with 0·ln 0 = 0": (
         "沿每一行（axis=1）计算 H_i = -Σ_j α_ij ln α_ij，并约定 0·ln 0 = 0"
@@ -615,7 +615,7 @@ MESSAGES = {
     "right: {count} zeros: every key after the query (j > i) and every "
     "padded key (j >= {length}); the padded queries' rows keep weights on the real keys": (
         "正确：共有 {count} 处为零：查询向量之后的每个键向量（j > i），以及每个填充的键向量"
-        "（j >= {length}）；填充位置的查询向量，其所在行在真实的键向量上仍有注意力权重"
+        "（j >= {length}）；填充位置的查询行，仍然把注意力权重放在真实的键向量上"
     ),
     "you predicted zeros at {guess}; the zeros are at {right}": (
         "你预测为零的位置是 {guess}；实际为零的位置是 {right}"
@@ -655,7 +655,7 @@ MESSAGES = {
         "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)])，"
         "或 M.reshape(n, heads, w).transpose(1, 0, 2)"
     ),
-    "M of shape {shape} and heads = {heads}": "形状为 {shape} 的 M（heads = {heads}）",
+    "M of shape {shape} and heads = {heads}": "M（形状为 {shape}，heads = {heads}）",
     "parts[0] mixes rows of M: reshape reads M row by row, so the first block "
     "takes rows 0 and 1 whole instead of columns 0 … {last} of every row": (
         "parts[0] 把 M 的行混在了一起：reshape 按行读取 M，所以第一块取的是完整的第 0、1 行，"
@@ -702,7 +702,7 @@ MESSAGES = {
         "把掩码打印出来：掩码为 False 的位置，注意力权重恰好为 0"
     ),
     "right: row i has i + 1 Trues, so 1 + 2 + … + {n} = {right} of {all}": (
-        "正确：第 i 行有 i + 1 个 True，所以是 1 + 2 + … + {n} = {right}，共 {all} 个中的这么多"
+        "正确：第 i 行有 i + 1 个 True，所以一共是 1 + 2 + … + {n} = {right} 个（全部元素有 {all} 个）"
     ),
     "you predicted {guess:g}, but causal_mask({n}) has {right} True entries of {all}": (
         "你预测的是 {guess:g}，但 causal_mask({n}) 的 {all} 个元素中有 {right} 个 True"
@@ -711,7 +711,7 @@ MESSAGES = {
         "这漏掉了对角线：每个词元也可以关注它自己"
     ),
     "that is every entry: query i may not see the keys after it (j > i)": (
-        "这是全部元素：查询 i 不能看它后面的键（j > i）"
+        "这是全部元素的个数：查询 i 不能看它后面的键（j > i）"
     ),
     "count row by row: query i sees keys 0 … i, that is i + 1 of them": (
         "逐行数：查询 i 能看键 0 … i，也就是 i + 1 个"
@@ -775,7 +775,7 @@ MESSAGES = {
     ),
     "√{d} is larger than √{d_k}: every score shrinks, and smaller gaps between "
     "scores give a more even softmax": (
-        "√{d} 比 √{d_k} 大：每个注意力分数都变小，分数之间的差距变小，softmax 就更平均"
+        "√{d} 比 √{d_k} 大：每个注意力分数都变小，分数之间的差距变小，softmax 的结果就更平缓"
     ),
     "dividing by a larger number shrinks every score: what does the softmax do then?": (
         "除以更大的数会让每个注意力分数变小：这时 softmax 会怎样？"
@@ -860,7 +860,7 @@ MESSAGES = {
     ),
     # --- issue 21: a moved token (01), exps and an output by hand (05) ---
     "right: row {r}, because perm[{r}] = {i}: {word!r} keeps its output, z moves with it": (
-        "对：第 {r} 行，因为 perm[{r}] = {i}：{word!r} 的输出不变，z 跟着它一起移动"
+        "正确：第 {r} 行，因为 perm[{r}] = {i}：{word!r} 的输出不变，z 跟着它一起移动"
     ),
     "you predicted row {r}, but the output of {word!r} is now in row {right}": (
         "你预测的是第 {r} 行，但 {word!r} 的输出已经到了第 {right} 行"
@@ -878,7 +878,7 @@ MESSAGES = {
         "X[perm] 的第 r 行是原来的第 perm[r] 个词元：哪个 r 放的是词元 {i}？"
     ),
     "right: {exps}, sum {total:.4g}; the largest score gives e^0 = 1": (
-        "对：{exps}，总和 {total:.4g}；最大的分数给出 e^0 = 1"
+        "正确：{exps}，总和 {total:.4g}；最大的分数给出 e^0 = 1"
     ),
     "you predicted {got}, but the exps are {want}": ("你预测的是 {got}，但这些指数是 {want}"),
     "those are exp of the scores themselves; subtract the row's maximum first": (
@@ -893,7 +893,7 @@ MESSAGES = {
     "subtract the row's largest score from each score, then take exp of each": (
         "每个分数先减去这一行最大的分数，再对每个取指数"
     ),
-    "right: z_{i} = {z}: {terms}": ("对：z_{i} = {z}：{terms}"),
+    "right: z_{i} = {z}: {terms}": ("正确：z_{i} = {z}：{terms}"),
     "you predicted {got}, but z_{i} = {want}": ("你预测的是 {got}，但 z_{i} = {want}"),
     "you mixed with column {i} of α; z_{i} uses row {i}: {terms}": (
         "你用 α 的第 {i} 列做了混合；z_{i} 用的是第 {i} 行：{terms}"
@@ -925,7 +925,7 @@ MESSAGES = {
     "small scores with T = {T:g}": ("T = {T:g} 时的一组小分数"),
     "for {what} you multiplied by T": ("对于 {what}，你乘上了 T"),
     "a higher temperature must flatten the rows: divide the scores by T": (
-        "T 越大，各行应该越平：要把分数除以 T"
+        "T 越大，各行应该越平缓：要把分数除以 T"
     ),
     "for {what} your rows do not sum to 1": ("对于 {what}，你的各行加起来不等于 1"),
     "divide the scores, not the weights: softmax(scores / T)": (

@@ -1,10 +1,17 @@
 """The explorers' controls: tooltips, menu entries and notes (attnlib.widgets).
 
-The controls keep their names (n, d_k, seed, heads, mask, step): they are the
-names of the arguments in the code the learner calls.
+A control's caption is a word in the learner's language (随机种子, 头数, 掩码, 训练步数,
+示例) or a symbol of the chapter that stays as the formulas write it (n, d, d_k, d_v).
+The code keeps the English names (``explorer(seed=...)``, ``e.seed``).
 """
 
 MESSAGES = {
+    # the captions beside the controls (attnlib.explorers.controller.caption)
+    "seed": "随机种子",
+    "heads": "头数",
+    "mask": "掩码",
+    "step": "训练步数",
+    "example": "示例",
     "sequence length": "序列长度",
     "embedding size": "向量编码（Embedding）的维度",
     "query/key size": "查询向量 / 键向量的维度",

@@ -33,9 +33,9 @@ MESSAGES = {
     # charts: the √d_k experiments (no $...$ in Chinese: mathtext would not fall back to the CJK font)
     r"unscaled $q\cdot k$": "未缩放 q·k",
     r"scaled $q\cdot k/\sqrt{d_k}$": "缩放后 q·k / √d_k",
-    r"reference: $d_k$": "参照：d_k",
+    r"reference: $d_k$": "参考线：d_k",
     "variance of the score": "注意力分数的方差",
-    r"Scores spread out as $d_k$ grows, unless scaled": "d_k 越大，注意力分数越分散，除非缩放",
+    r"Scores spread out as $d_k$ grows, unless scaled": "不缩放时，d_k 越大，注意力分数越分散",
     "max weight": "最大注意力权重",
     "row entropy, nats (max ln {n} = {ln_n:.2f})": "行熵，单位奈特（最大 ln {n} = {ln_n:.2f}）",
     r"softmax Jacobian $\|J\|_F$": "softmax 雅可比矩阵 ‖J‖_F",

@@ -43,10 +43,10 @@ MESSAGES = {
     ),
     "scores not divided by √d_k (unscaled)": "注意力分数未除以 √d_k（未缩放）",
     "heads = {heads}: per head Q, K {QK}, V {V}, weights {weights} · {scaling}": (
-        "heads = {heads}：每个头的 Q、K {QK}，V {V}，注意力权重 {weights} · {scaling}"
+        "头数 h = {heads}：每个头的 Q、K {QK}，V {V}，注意力权重 {weights} · {scaling}"
     ),
     "Z = the heads side by side {Z} = (n, heads·d_v = {heads}·{d_v}) · output Z W_O {output}": (
-        "Z = 各个头并排拼接 {Z} = (n, heads·d_v = {heads}·{d_v}) · 输出 Z W_O {output}"
+        "Z = 各个头并排拼接 {Z} = (n, h·d_v = {heads}·{d_v}) · 输出 Z W_O {output}"
     ),
     "mean row entropy per head: <code>{numbers}</code> nats "
     "(0 = all weight on one key, {ln_n:.2f} = spread evenly over {n})": (
