@@ -288,3 +288,16 @@ def test_qk_gradient_norms_measure_after_the_readout_has_moved():
     after_one = lookup.train(params, task, steps=1).params  # by hand: one step, then batch 2
     _, grads = lookup.loss_and_gradients(after_one, task, range(32, 64))
     assert (q, k) == (np.linalg.norm(grads.W_Q), np.linalg.norm(grads.W_K))
+
+
+@pytest.mark.parametrize("scaled", [True, False])
+@pytest.mark.parametrize("batch", [None, range(32), [5, 5, 17, 0], [3]])
+def test_the_batched_gradient_is_the_loop_over_sequences(scaled, batch):
+    # train() uses the batched form; the loop is the one the notebook reads
+    task = lookup.make_task(64, seed=3)
+    for params in (lookup.init_params(seed=2), lookup.init_params(d_k=64, qk_scale=1.0, seed=1)):
+        loss, grads = lookup.loss_and_gradients(params, task, batch, scaled=scaled)
+        loss_b, grads_b = lookup.batch_loss_and_gradients(params, task, batch, scaled=scaled)
+        assert loss_b == pytest.approx(loss, abs=1e-12)
+        for name, g, g_b in zip(lookup.Params._fields, grads, grads_b, strict=True):
+            np.testing.assert_allclose(g_b, g, rtol=0, atol=1e-12, err_msg=name)

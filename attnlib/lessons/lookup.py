@@ -388,6 +388,67 @@ def loss_and_gradients(
 # --- training ---
 
 
+def batch_loss_and_gradients(
+    params: Params, task: Task, batch: Iterable[int] | None = None, *, scaled: bool = True
+) -> tuple[float, Params]:
+    """:func:`loss_and_gradients` for a whole batch at once: the same numbers, faster.
+
+    The same forward and backward steps, on arrays with a leading batch axis
+    (B sequences of the same length) instead of a Python loop over sequences:
+    about ten times faster for a batch of 32, which is what :func:`train` uses.
+    The sums run in another order, so the results agree with the loop's to
+    rounding (tests/test_lookup.py checks 1e-12).
+
+    Examples
+    --------
+    >>> params, task = init_params(), make_task(8)
+    >>> (loss, grads), (loss_1, grads_1) = (f(params, task) for f in (batch_loss_and_gradients,
+    ...                                                              loss_and_gradients))
+    >>> bool(np.isclose(loss, loss_1) and np.allclose(grads.W_Q, grads_1.W_Q, atol=1e-12))
+    True
+    """
+    rows = np.arange(len(task)) if batch is None else np.fromiter(batch, dtype=int)
+    keys, values = task.keys[rows], task.values[rows]  # (B, n_pairs) each
+    query, answer = task.query[rows], task.answer[rows]  # (B,) each
+    count = len(rows)
+    X = np.concatenate(
+        [params.E_key[keys] + params.E_value[values], params.E_query[query][:, None]], axis=1
+    )  # (B, n, d): the pair tokens, then the query token
+    Q, K, V = X @ params.W_Q, X @ params.W_K, X @ params.W_V  # (B, n, d_k) twice, (B, n, d_v)
+    c = 1 / math.sqrt(Q.shape[-1]) if scaled else 1.0
+    scores = c * Q @ K.transpose(0, 2, 1)  # (B, n, n)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)  # (B, n, n), each row sums to 1
+    z_query = np.einsum("bj,bjv->bv", weights[:, -1], V)  # the query's output row, (B, d_v)
+    logits = z_query @ params.W_out + params.b_out  # (B, n_values)
+    probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    probs /= probs.sum(axis=-1, keepdims=True)
+    picked = np.arange(count)
+    total = float(-np.log(probs[picked, answer]).sum())
+
+    d_logits = probs.copy()
+    d_logits[picked, answer] -= 1.0  # probs - one_hot(answer), (B, n_values)
+    dZ = np.zeros_like(V)  # (B, n, d_v): the loss reads only the query's row
+    dZ[:, -1] = d_logits @ params.W_out.T
+    d_weights = dZ @ V.transpose(0, 2, 1)  # (B, n, n)
+    dV = weights.transpose(0, 2, 1) @ dZ  # (B, n, d_v)
+    d_scores = weights * (d_weights - (d_weights * weights).sum(axis=-1, keepdims=True))
+    dQ = c * d_scores @ K  # (B, n, d_k)
+    dK = c * d_scores.transpose(0, 2, 1) @ Q  # (B, n, d_k)
+    dX = dQ @ params.W_Q.T + dK @ params.W_K.T + dV @ params.W_V.T  # (B, n, d)
+    grads = Params(*(np.zeros_like(p) for p in params))
+    np.add.at(grads.E_key, keys, dX[:, :-1])  # a pair's row to its key's row
+    np.add.at(grads.E_value, values, dX[:, :-1])  # ... and to its value's row
+    np.add.at(grads.E_query, query, dX[:, -1])
+    grads.W_Q[...] = np.einsum("bnd,bnk->dk", X, dQ)
+    grads.W_K[...] = np.einsum("bnd,bnk->dk", X, dK)
+    grads.W_V[...] = np.einsum("bnd,bnv->dv", X, dV)
+    grads.W_out[...] = z_query.T @ d_logits
+    grads.b_out[...] = d_logits.sum(axis=0)
+    count = max(count, 1)
+    return total / count, Params(*(grad / count for grad in grads))
+
+
 class Adam(NamedTuple):
     """Adam's running averages: of the gradients (m) and of their squares (v)."""
 
@@ -479,6 +540,9 @@ def train(
 ) -> History:
     """Train all parameters with Adam on the sequences of `task`, in a fixed order.
 
+    Each step's gradient is :func:`loss_and_gradients`'s, computed for the
+    whole batch at once (:func:`batch_loss_and_gradients`).
+
     Step s uses the `batch_size` sequences that follow those of step s - 1
     (wrapping round at the end of `task`), so a run is the same every time.
 
@@ -529,7 +593,7 @@ def train(
     for step in range(1, steps + 1):
         start = (step - 1) * batch_size
         batch = [(start + i) % len(task) for i in range(batch_size)]
-        losses[step - 1], grads = loss_and_gradients(params, task, batch, scaled=scaled)
+        losses[step - 1], grads = batch_loss_and_gradients(params, task, batch, scaled=scaled)
         params, state = adam_step(params, grads, state, lr=lr)
         if step in keep:
             saved[step] = params
