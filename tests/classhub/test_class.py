@@ -341,7 +341,8 @@ def run_class(tmp_path: Path, n: int, spread_s: float, arrival: str, browsers: i
             ]
         ),
         memory_after_moves_mb={
-            k: summary([m[k] for m in memory_after.values()]) for k in ("rss", "uss", "pss")
+            k: summary([m[k] for u, m in memory_after.items() if u not in failed])
+            for k in ("rss", "uss", "pss")
         },
         processes_per_student=summary([m["processes"] for m in mem]),
         start_s=summary([t["start_s"] for t in timings.values() if "start_s" in t]),
