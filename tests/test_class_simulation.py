@@ -36,6 +36,9 @@ class FakeSocket:
             )
 
     def recv(self):
+        if self.drop_on == "close" and not getattr(self, "closed", False):
+            self.closed = True
+            return ""  # websocket-client's recv() on the server's close frame
         if self.drop_on == "recv":
             # the request reached the kernel; its replies wait in the server's buffer
             raise websocket.WebSocketConnectionClosedException(
@@ -58,7 +61,7 @@ def sockets(monkeypatch):
         if isinstance(step, Exception):
             raise step
         sock = FakeSocket(drop_on=step)
-        if opened and opened[-1].drop_on == "recv":
+        if opened and opened[-1].drop_on in ("recv", "close"):
             sock.queue = opened[-1].queue  # the server replays the session's buffer
         sock.url = url
         opened.append(sock)
@@ -83,6 +86,16 @@ def test_a_dropped_connection_comes_back_with_the_same_session_and_is_counted(so
     )
     (event,) = kernel.reconnects
     assert event["tries"] == 1 and "remote host was lost" in event["why"]
+
+
+def test_a_connection_the_server_closed_cleanly_comes_back_and_is_counted(sockets):
+    opened, plan = sockets
+    plan += ["close", None]
+    kernel = sim.Kernel("ws://hub/k", "token")
+    assert kernel.execute("print(42)")["stdout"] == "42\n"
+    assert len(opened) == 2
+    (event,) = kernel.reconnects
+    assert "closed by the server" in event["why"]
 
 
 def test_a_request_that_could_not_be_sent_is_sent_again_after_reconnecting(sockets):

@@ -618,12 +618,19 @@ class Kernel:
 
     def _recv(self):
         try:
-            return self.ws.recv()
+            frame = self.ws.recv()
         except websocket.WebSocketTimeoutException:
             raise
         except (OSError, websocket.WebSocketException) as exc:
             self._reconnect(exc)  # replies sent meanwhile arrive on the new connection
             return None
+        if frame == "":
+            # websocket-client's recv() returns "" for a close frame: the server ended
+            # the connection cleanly (its ping timeout does). Without this the empty
+            # frame reached json.loads and the student failed with JSONDecodeError.
+            self._reconnect(websocket.WebSocketConnectionClosedException("closed by the server"))
+            return None
+        return frame
 
     def idle(self, seconds: float) -> None:
         """Wait as an open JupyterLab tab waits: still reading the connection.
