@@ -98,6 +98,25 @@ def test_a_connection_the_server_closed_cleanly_comes_back_and_is_counted(socket
     assert "closed by the server" in event["why"]
 
 
+def test_a_close_waiting_unread_is_seen_before_the_next_request_is_sent(sockets):
+    import socket
+
+    opened, plan = sockets
+    plan += [None, None]
+    kernel = sim.Kernel("ws://hub/k", "token")
+    first = opened[0]
+    first.drop_on = "close"  # the server closed it while the student was not reading
+    first.sock, other = socket.socketpair()
+    other.send(b"x")  # the close frame, waiting to be read
+    try:
+        assert kernel.execute("print(42)")["stdout"] == "42\n"
+    finally:
+        first.sock.close()
+        other.close()
+    assert first.sent == [] and len(opened[1].sent) == 1  # sent on the new connection
+    assert len(kernel.reconnects) == 1
+
+
 def test_a_request_that_could_not_be_sent_is_sent_again_after_reconnecting(sockets):
     opened, plan = sockets
     plan += ["send", None]

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import random
+import select
 import shutil
 import signal
 import socket
@@ -632,6 +633,17 @@ class Kernel:
             return None
         return frame
 
+    def _drain(self) -> None:
+        """Read what already waits on the connection before a new request is sent:
+        replies to earlier requests (dropped), or the server's close frame, which
+        reconnects now. Sent into a connection the server has already closed, the
+        request would be lost, and its reply waited for in vain."""
+        while (sock := getattr(self.ws, "sock", None)) is not None and select.select(
+            [sock], [], [], 0
+        )[0]:
+            if self._recv() is None:  # reconnected: the new connection starts clean
+                return
+
     def idle(self, seconds: float) -> None:
         """Wait as an open JupyterLab tab waits: still reading the connection.
 
@@ -654,6 +666,7 @@ class Kernel:
     def execute(self, code: str, timeout_s: float = 300, store_history: bool = True) -> dict:
         """Run `code`; returns {'stdout', 'reply_s'}; raises KernelError on an error."""
         msg_id = uuid.uuid4().hex
+        self._drain()
         self._send(
             json.dumps(
                 {
