@@ -46,6 +46,9 @@ class FakeSocket:
             )
         return self.queue.pop(0)
 
+    def settimeout(self, seconds) -> None:
+        self.timeouts = [*getattr(self, "timeouts", []), seconds]
+
     def close(self) -> None:
         pass
 
@@ -327,3 +330,23 @@ def test_the_curve_prints_one_row_per_run_and_the_line_with_the_answer():
     )
     none = sim.curve_table([run(10, SPREAD, ["x"])], SPREAD)
     assert none.splitlines()[-1].startswith("two cores hold none of N = 10")
+
+
+class SilentSocket(PingingSocket):
+    """The request was lost: only the server's pings come, every read times out."""
+
+    def send(self, text):
+        pass
+
+    def recv(self):
+        sim.time.sleep(0.01)
+        return super().recv()
+
+
+def test_a_lost_reply_ends_in_a_clear_error_not_a_read_kept_alive_by_pings(monkeypatch):
+    sock = SilentSocket()
+    monkeypatch.setattr(sim.websocket, "create_connection", lambda url, header, timeout: sock)
+    kernel = sim.Kernel("ws://hub/k", "token")
+    with pytest.raises(sim.KernelError, match=r"no reply in 0\.2 s"):
+        kernel.execute("print(42)", timeout_s=0.2)
+    assert max(sock.timeouts[:-1]) <= 0.2 and sock.timeouts[-1] == sim.Kernel.TIMEOUT_S

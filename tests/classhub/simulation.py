@@ -696,26 +696,36 @@ class Kernel:
         start = time.perf_counter()
         stdout, error, reply, idle = [], None, None, False
         deadline = time.monotonic() + timeout_s
-        while not (reply and idle):
-            if time.monotonic() > deadline:
-                raise KernelError(f"no reply in {timeout_s} s to {code[:60]!r}")
-            frame = self._recv()
-            if frame is None or isinstance(frame, bytes):  # reconnected; or a comm
-                continue  # message with buffers (the new picture)
-            msg = json.loads(frame)
-            if msg.get("parent_header", {}).get("msg_id") != msg_id:
-                continue
-            kind, content = msg["msg_type"], msg["content"]
-            if kind == "stream" and content.get("name") == "stdout":
-                stdout.append(content["text"])
-            elif kind == "error":
-                error = f"{content['ename']}: {content['evalue']}"
-            elif kind == "status" and content["execution_state"] == "idle":
-                idle = True
-            elif kind == "execute_reply":
-                reply = content
-                if content["status"] != "ok" and not error:
-                    error = f"{content.get('ename')}: {content.get('evalue')}"
+        try:
+            while not (reply and idle):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise KernelError(f"no reply in {timeout_s} s to {code[:60]!r}")
+                # read in short spells: the server's pings, answered inside recv(),
+                # would otherwise keep a long read waiting forever for a lost reply
+                self.ws.settimeout(min(left, 5.0))
+                try:
+                    frame = self._recv()
+                except websocket.WebSocketTimeoutException:
+                    continue
+                if frame is None or isinstance(frame, bytes):  # reconnected; or a comm
+                    continue  # message with buffers (the new picture)
+                msg = json.loads(frame)
+                if msg.get("parent_header", {}).get("msg_id") != msg_id:
+                    continue
+                kind, content = msg["msg_type"], msg["content"]
+                if kind == "stream" and content.get("name") == "stdout":
+                    stdout.append(content["text"])
+                elif kind == "error":
+                    error = f"{content['ename']}: {content['evalue']}"
+                elif kind == "status" and content["execution_state"] == "idle":
+                    idle = True
+                elif kind == "execute_reply":
+                    reply = content
+                    if content["status"] != "ok" and not error:
+                        error = f"{content.get('ename')}: {content.get('evalue')}"
+        finally:
+            self.ws.settimeout(self.TIMEOUT_S)
         if error:
             raise KernelError(f"{error} (in {code[:80]!r})")
         return {"stdout": "".join(stdout), "reply_s": time.perf_counter() - start}
