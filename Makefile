@@ -103,19 +103,37 @@ test-oldest: requirements/oldest.txt
 	          'ipywidgets', ipywidgets.__version__, 'pillow', PIL.__version__)"
 
 # The simulated class (tests/classhub, README "For a class"): JupyterHub on 127.0.0.1,
-# CLASS_N students log in, start a server, pull the course, run notebook 05 and move
-# the sliders CLASS_K times at once (CLASS_BROWSERS of them in Chromium), CLASS_THINK
-# seconds apart on average; prints the figures. Installs the "class" extra and the
-# npm configurable-http-proxy into deploy/jupyterhub/node_modules.
+# CLASS_N students log in (all at once, or arriving over CLASS_SPREAD seconds:
+# CLASS_ARRIVAL=even or random), start a server, pull the course, run notebook 05 and
+# move the sliders CLASS_K times at once (CLASS_BROWSERS of them in Chromium),
+# CLASS_THINK seconds apart on average; prints the figures. Installs the "class" extra
+# and the npm configurable-http-proxy into deploy/jupyterhub/node_modules.
 CLASS_N ?= 20
 CLASS_K ?= 10
 CLASS_BROWSERS ?= 2
 CLASS_THINK ?= 1
+CLASS_ARRIVAL ?= even
 CLASS_ARGS ?=
-.PHONY: class
+# make class-curve: the class sizes of CLASS_CURVE one after another, each with logins
+# spread over CLASS_SPREAD seconds (60 unless given), and CLASS_CURVE_AT_ONCE's sizes
+# also all at once; no Chromium students (CLASS_CURVE_BROWSERS), so that every student
+# loads the machine alike. Prints one table and how many students two cores hold.
+CURVE_SPREAD := $(if $(filter undefined default,$(origin CLASS_SPREAD)),60,$(CLASS_SPREAD))
+CLASS_SPREAD ?= 0
+CLASS_CURVE ?= 10 20 40
+CLASS_CURVE_AT_ONCE ?= 20
+CLASS_CURVE_BROWSERS ?= 0
+CLASS_ENV = CLASS_K=$(CLASS_K) CLASS_THINK=$(CLASS_THINK) CLASS_ARRIVAL=$(CLASS_ARRIVAL)
+.PHONY: class class-curve
 class: $(VENV)/.installed-class deploy/jupyterhub/node_modules/.package-lock.json
-	CLASS_N=$(CLASS_N) CLASS_K=$(CLASS_K) CLASS_BROWSERS=$(CLASS_BROWSERS) \
-	    CLASS_THINK=$(CLASS_THINK) $(BIN)/python -m pytest -m hub -s tests/classhub $(CLASS_ARGS)
+	$(CLASS_ENV) CLASS_N=$(CLASS_N) CLASS_BROWSERS=$(CLASS_BROWSERS) CLASS_SPREAD=$(CLASS_SPREAD) \
+	    CLASS_CURVE= $(BIN)/python -m pytest -m hub -s tests/classhub $(CLASS_ARGS)
+
+class-curve: $(VENV)/.installed-class deploy/jupyterhub/node_modules/.package-lock.json
+	$(CLASS_ENV) CLASS_BROWSERS=$(CLASS_CURVE_BROWSERS) CLASS_SPREAD=$(CURVE_SPREAD) \
+	    CLASS_CURVE="$(CLASS_CURVE)" CLASS_CURVE_AT_ONCE="$(CLASS_CURVE_AT_ONCE)" \
+	    $(BIN)/python -m pytest -m hub -s tests/classhub/test_class.py::test_capacity_curve \
+	    $(CLASS_ARGS)
 
 $(VENV)/.installed-class: pyproject.toml $(TEST_LOCK) $(VENV)/.created
 	$(BIN)/python -m pip install --quiet -c $(TEST_LOCK) -e '.[notebook,test,class]'

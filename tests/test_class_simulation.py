@@ -36,12 +36,18 @@ class FakeSocket:
             )
 
     def recv(self):
+        if self.drop_on == "close" and not getattr(self, "closed", False):
+            self.closed = True
+            return ""  # websocket-client's recv() on the server's close frame
         if self.drop_on == "recv":
             # the request reached the kernel; its replies wait in the server's buffer
             raise websocket.WebSocketConnectionClosedException(
                 "Connection to remote host was lost."
             )
         return self.queue.pop(0)
+
+    def settimeout(self, seconds) -> None:
+        self.timeouts = [*getattr(self, "timeouts", []), seconds]
 
     def close(self) -> None:
         pass
@@ -58,7 +64,7 @@ def sockets(monkeypatch):
         if isinstance(step, Exception):
             raise step
         sock = FakeSocket(drop_on=step)
-        if opened and opened[-1].drop_on == "recv":
+        if opened and opened[-1].drop_on in ("recv", "close"):
             sock.queue = opened[-1].queue  # the server replays the session's buffer
         sock.url = url
         opened.append(sock)
@@ -83,6 +89,35 @@ def test_a_dropped_connection_comes_back_with_the_same_session_and_is_counted(so
     )
     (event,) = kernel.reconnects
     assert event["tries"] == 1 and "remote host was lost" in event["why"]
+
+
+def test_a_connection_the_server_closed_cleanly_comes_back_and_is_counted(sockets):
+    opened, plan = sockets
+    plan += ["close", None]
+    kernel = sim.Kernel("ws://hub/k", "token")
+    assert kernel.execute("print(42)")["stdout"] == "42\n"
+    assert len(opened) == 2
+    (event,) = kernel.reconnects
+    assert "closed by the server" in event["why"]
+
+
+def test_a_close_waiting_unread_is_seen_before_the_next_request_is_sent(sockets):
+    import socket
+
+    opened, plan = sockets
+    plan += [None, None]
+    kernel = sim.Kernel("ws://hub/k", "token")
+    first = opened[0]
+    first.drop_on = "close"  # the server closed it while the student was not reading
+    first.sock, other = socket.socketpair()
+    other.send(b"x")  # the close frame, waiting to be read
+    try:
+        assert kernel.execute("print(42)")["stdout"] == "42\n"
+    finally:
+        first.sock.close()
+        other.close()
+    assert first.sent == [] and len(opened[1].sent) == 1  # sent on the new connection
+    assert len(kernel.reconnects) == 1
 
 
 def test_a_request_that_could_not_be_sent_is_sent_again_after_reconnecting(sockets):
@@ -127,3 +162,191 @@ def test_a_runs_log_is_kept_whole_and_split_by_source(tmp_path):
     assert (tmp_path / "run" / "jupyterhub.log").read_text() == log.read_text()
     assert "Traceback" in (tmp_path / "run" / "servers.log").read_text()
     assert "429" in (tmp_path / "run" / "hub.log").read_text()
+
+
+# -- waiting keeps the connection answered ------------------------------------------
+
+
+class PingingSocket:
+    """A connection the server pings while the student waits: recv() answers a ping
+    (as websocket-client does inside recv) and then times out, as a quiet kernel does."""
+
+    def __init__(self):
+        self.pongs = 0
+        self.timeouts: list[float] = []
+
+    def settimeout(self, seconds):
+        self.timeouts.append(seconds)
+
+    def recv(self):
+        self.pongs += 1
+        raise websocket.WebSocketTimeoutException("timed out")
+
+    def close(self):
+        pass
+
+
+def test_a_waiting_student_keeps_reading_so_the_servers_pings_are_answered(monkeypatch):
+    sock = PingingSocket()
+    monkeypatch.setattr(sim.websocket, "create_connection", lambda url, header, timeout: sock)
+    clock = iter(range(100))
+    monkeypatch.setattr(sim.time, "monotonic", lambda: next(clock) * 0.5)
+    kernel = sim.Kernel("ws://hub/k", "token")
+    kernel.idle(3.0)
+    assert sock.pongs >= 3  # read, not slept: a ping in that time would be answered
+    assert all(0 < t <= 1.0 for t in sock.timeouts[:-1])
+    assert sock.timeouts[-1] == sim.Kernel.TIMEOUT_S  # an execute waits as long as before
+    assert kernel.reconnects == []
+
+
+# -- arrivals ----------------------------------------------------------------------
+
+
+def test_all_at_once_means_every_student_at_zero():
+    assert sim.arrival_offsets(4, 0) == [0.0, 0.0, 0.0, 0.0]
+    assert sim.arrival_label(0, "even") == "all at once"
+
+
+def test_an_even_arrival_puts_student_k_at_k_spread_over_n():
+    assert sim.arrival_offsets(4, 60) == [0.0, 15.0, 30.0, 45.0]
+    assert sim.arrival_label(60, "even") == "spread over 60 s (even)"
+
+
+def test_a_random_arrival_is_seeded_and_within_the_spread():
+    a = sim.arrival_offsets(40, 60, "random", seed=3)
+    assert a == sim.arrival_offsets(40, 60, "random", seed=3)
+    assert a != sim.arrival_offsets(40, 60, "random", seed=4)
+    assert all(0 <= t <= 60 for t in a) and len(set(a)) == 40
+    assert max(a) - min(a) > 30  # spread out, not bunched at one end
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((0, 60), "at least 1"),
+        ((2.5, 60), "whole number"),
+        ((3, -1), "finite number >= 0"),
+        ((3, float("nan")), "finite number >= 0"),
+        ((3, 60, "poisson"), "expected one of even, random"),
+    ],
+)
+def test_a_bad_arrival_is_refused_with_what_was_expected(args, message):
+    with pytest.raises(ValueError, match=message):
+        sim.arrival_offsets(*args)
+
+
+# -- the class's starting moment ---------------------------------------------------
+
+
+def test_the_class_starts_when_everyone_still_here_has_arrived():
+    import threading
+
+    calls = []
+    barrier = sim.ClassBarrier(["ada", "bob", "cy"], action=lambda: calls.append(1), step_s=0.01)
+    done = []
+    t = threading.Thread(target=lambda: (barrier.wait("ada", timeout=5), done.append("ada")))
+    t.start()
+    barrier.leave("bob")  # bob failed: no one waits for him
+    assert not barrier.released  # cy has not arrived yet
+    barrier.wait("cy", timeout=5)
+    t.join(5)
+    assert done == ["ada"] and calls == [1]
+
+
+def test_waiting_calls_idle_and_names_who_never_came():
+    idled = []
+    barrier = sim.ClassBarrier(["ada", "bob"], step_s=0.01)
+    with pytest.raises(TimeoutError, match=r"ada waited 0\.05 s for bob"):
+        barrier.wait("ada", timeout=0.05, idle=lambda s: (idled.append(s), sim.time.sleep(s)))
+    assert idled and all(s == 0.01 for s in idled)
+
+
+def test_a_student_who_left_cannot_arrive():
+    barrier = sim.ClassBarrier(["ada"])
+    barrier.leave("ada")
+    with pytest.raises(ValueError, match="'ada' is not in this class"):
+        barrier.wait("ada", timeout=1)
+
+
+# -- the curve ---------------------------------------------------------------------
+
+
+def figures(ready_max=20.0, p95=300.0, failed=None, reconnects=None):
+    def s(x):
+        return {"n": 3, "median": x / 2, "p95": x, "max": x}
+
+    return {
+        "login_to_ready_s": s(ready_max),
+        "redraw_kernel_ms": s(p95),
+        "cpu_ms_per_move": s(40.0),
+        "failed": failed or {},
+        "kernel_reconnects": reconnects or {},
+    }
+
+
+def test_each_target_missed_is_named():
+    assert sim.targets_missed(figures()) == []
+    missed = sim.targets_missed(
+        figures(31, 501, failed={"student07": "KernelError"}, reconnects={"student02": [{}]})
+    )
+    assert missed == [
+        "login -> ready max 31.0 s > 30 s",
+        "redraw p95 501 ms > 500 ms",
+        "1 dropped (student07)",
+        "1 reconnected",
+    ]
+    nothing = figures()
+    nothing["redraw_kernel_ms"] = sim.summary([])
+    assert sim.targets_missed(nothing) == ["redraw p95 nan ms > 500 ms"]  # unmeasured
+
+
+def run(n, arrival, missed=()):
+    return {"N": n, "arrival": arrival, "missed": list(missed), "figures": figures()}
+
+
+SPREAD = "spread over 60 s (even)"
+
+
+def test_the_largest_n_held_counts_only_up_to_the_first_miss():
+    runs = [run(10, SPREAD), run(20, SPREAD), run(40, SPREAD, ["redraw p95 900 ms > 500 ms"])]
+    assert sim.largest_held(runs, SPREAD) == 20
+    # an at-once run that missed does not change the spread line
+    assert sim.largest_held([*runs, run(20, "all at once", ["x"])], SPREAD) == 20
+    # held at 40 after a miss at 20 is luck, not capacity
+    lucky = [run(10, SPREAD), run(20, SPREAD, ["x"]), run(40, SPREAD)]
+    assert sim.largest_held(lucky, SPREAD) == 10
+    assert sim.largest_held([run(10, SPREAD, ["x"])], SPREAD) is None
+    assert sim.largest_held(list(reversed(runs)), SPREAD) == 20  # order of runs irrelevant
+
+
+def test_the_curve_prints_one_row_per_run_and_the_line_with_the_answer():
+    runs = [run(20, "all at once", ["1 reconnected"]), run(10, SPREAD), run(20, SPREAD)]
+    text = sim.curve_table(runs, SPREAD)
+    rows = [line for line in text.splitlines() if line[:4].strip().isdigit()]
+    assert [r.split()[0] for r in rows] == ["10", "20", "20"]
+    assert "all at once" in rows[2] and "missed: 1 reconnected" in rows[2]
+    assert text.splitlines()[-1] == (
+        f"two cores hold 20 students within the targets (logins {SPREAD}; tried N = 10, 20)"
+    )
+    none = sim.curve_table([run(10, SPREAD, ["x"])], SPREAD)
+    assert none.splitlines()[-1].startswith("two cores hold none of N = 10")
+
+
+class SilentSocket(PingingSocket):
+    """The request was lost: only the server's pings come, every read times out."""
+
+    def send(self, text):
+        pass
+
+    def recv(self):
+        sim.time.sleep(0.01)
+        return super().recv()
+
+
+def test_a_lost_reply_ends_in_a_clear_error_not_a_read_kept_alive_by_pings(monkeypatch):
+    sock = SilentSocket()
+    monkeypatch.setattr(sim.websocket, "create_connection", lambda url, header, timeout: sock)
+    kernel = sim.Kernel("ws://hub/k", "token")
+    with pytest.raises(sim.KernelError, match=r"no reply in 0\.2 s"):
+        kernel.execute("print(42)", timeout_s=0.2)
+    assert max(sock.timeouts[:-1]) <= 0.2 and sock.timeouts[-1] == sim.Kernel.TIMEOUT_S
