@@ -192,7 +192,8 @@ def _make_dry_run(*args):
 def test_make_test_installs_from_the_lock_and_again_when_it_changes():
     # -W: as if the lock had just been edited
     commands = _make_dry_run("-W", "requirements/test.txt", ".venv/.installed-test")
-    assert "pip install --quiet --no-compile -c requirements/test.txt -e '.[notebook,test]'" in commands
+    wanted = "pip install --quiet --no-compile -c requirements/test.txt -e '.[notebook,test]'"
+    assert wanted in commands
 
 
 def test_make_lab_installs_the_ranges_not_the_lock():
