@@ -165,11 +165,8 @@ $(VENV)/.installed-zh: pyproject.toml $(VENV)/.installed-notebook
 	$(call STEP,installing the zh-CN language pack for JupyterLab into $(VENV),$(BIN)/python -m pip install --quiet -e '$(WITH_ZH)')
 	@touch $@
 
-# --no-compile: Python writes the bytecode of what the tests import when they first import
-# it; pip's compile step for every module of every package took 13 of the 24 s of this
-# install (fresh venv, 2 cores).
 $(VENV)/.installed-test: pyproject.toml $(TEST_LOCK) $(VENV)/.created
-	$(call STEP,installing attnlib with JupyterLab / Notebook / Voila and the test tools into $(VENV) (first time: a minute or two),$(BIN)/python -m pip install --quiet --no-compile -c $(TEST_LOCK) -e '$(WITH_TEST_TOOLS)')
+	$(call STEP,installing attnlib with JupyterLab / Notebook / Voila and the test tools into $(VENV) (first time: a minute or two),$(BIN)/python -m pip install --quiet -c $(TEST_LOCK) -e '$(WITH_TEST_TOOLS)')
 	@touch $@ $(VENV)/.installed-notebook
 
 # Recompile the lock from pyproject.toml's extras and requirements/test.in with uv, for
