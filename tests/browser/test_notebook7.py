@@ -4,11 +4,11 @@ of its own, so that `make test` runs it beside test_lab.py.
 
 JupyterLab runs every notebook (test_lab.py). Notebook 7 is built from the same
 JupyterLab packages (the notebook widget, the markdown and output renderers, the
-widget manager); what differs is its page around them. So it runs the page a learner
-opens first (00) and the classroom notebook, which holds one explorer of every kind
-(attention with its heads and mask controls, embedding, Q/K/V, √d_k, learned): every widget and
-picture the other notebooks show, at a third of the time of all nine (about 35 s of
-the 146 s measured on 2 cores). EVERY_NOTEBOOK=1 runs all nine here too.
+widget manager); what differs is its page around them. So it runs the classroom
+notebook, which holds one explorer of every kind (attention with its heads and mask
+controls, embedding, Q/K/V, √d_k, learned): every widget and picture the other
+notebooks show, at a sixth of the time of all nine (about 24 s of the 146 s measured
+on 2 cores). EVERY_NOTEBOOK=1 runs all nine here too.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from .test_lab import NOTEBOOK_NAMES, report, run_notebook, summary
 
 # the explorers every notebook shows, by factory: the classroom must show them all
 _FACTORY = re.compile(r"attnlib\.(\w*explorer)\(")
-CHOSEN = ("00_start_here.ipynb", "classroom.ipynb")
+CHOSEN = ("classroom.ipynb",)
 NAMES = NOTEBOOK_NAMES if os.environ.get("EVERY_NOTEBOOK") == "1" else list(CHOSEN)
 
 
