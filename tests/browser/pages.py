@@ -860,3 +860,88 @@ def find_explorer(page, slider: str) -> int | None:
         if slider in [s.name for s in sliders(page, i)]:
             return i
     return None
+
+
+# Text cut off by its box: a label, a slider's readout, a button, a menu, the summary line
+_CLIPPED_JS = """() => {
+  const found = [];
+  const sel = '.widget-label, .widget-readout, .widget-toggle-button, button, select, '
+            + '.widget-label-basic, .attnlib-summary';
+  for (const ex of document.querySelectorAll('[data-bt-explorer]'))
+    for (const el of ex.querySelectorAll(sel)) {
+      const style = getComputedStyle(el);
+      if (style.display === 'none' || style.visibility === 'hidden' || !el.offsetParent) continue;
+      const text = (el.textContent || el.value || '').trim();
+      if (text && el.scrollWidth > el.clientWidth + 1)
+        found.push(`explorer ${ex.dataset.btExplorer}: ${JSON.stringify(text.slice(0, 40))} `
+                   + `needs ${el.scrollWidth} px, has ${el.clientWidth}`);
+    }
+  return found;
+}"""
+
+# A control's description label beside its control, not above or below it (a label
+# whose control wrapped onto the next line stands apart: "mask" above its buttons)
+_APART_JS = """() => {
+  const found = [];
+  const centre = r => (r.top + r.bottom) / 2;
+  for (const ex of document.querySelectorAll('[data-bt-explorer]'))
+    for (const label of ex.querySelectorAll(
+        '.widget-inline-hbox > .widget-label, .widget-toggle-buttons > .widget-label')) {
+      const control = label.nextElementSibling;
+      if (!control || !label.textContent.trim() || !label.offsetParent) continue;
+      const l = label.getBoundingClientRect(), c = control.getBoundingClientRect();
+      if (centre(l) < c.top || centre(l) > c.bottom || l.left > c.left)
+        found.push(`explorer ${ex.dataset.btExplorer}: the label `
+                   + `${JSON.stringify(label.textContent.trim())} is not beside its control `
+                   + `(label at x ${l.left.toFixed(0)}, y ${l.top.toFixed(0)}; control at `
+                   + `x ${c.left.toFixed(0)}, y ${c.top.toFixed(0)}..${c.bottom.toFixed(0)})`);
+    }
+  return found;
+}"""
+
+# A readout line that wrapped: more line boxes than its <br>-separated lines
+_WRAPPED_JS = """() => {
+  const found = [];
+  for (const ex of document.querySelectorAll('[data-bt-explorer]')) {
+    const el = ex.querySelector('.attnlib-readout .widget-html-content');
+    // readouts made of lines and <br> only (a table or paragraphs lay out their own lines)
+    if (!el || !el.offsetParent || el.querySelector('.attnlib-summary, table, p, div, li'))
+      continue;
+    const tops = [];
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects())
+        if (r.width > 0 && !tops.some(t => Math.abs(t - r.top) < r.height / 2)) tops.push(r.top);
+    }
+    const lines = el.querySelectorAll('br').length + 1;
+    if (tops.length > lines)
+      found.push(`explorer ${ex.dataset.btExplorer}: its readout of ${lines} lines takes `
+                 + `${tops.length} on screen (a line wrapped)`);
+  }
+  return found;
+}"""
+
+# A picture shown smaller than it is drawn: its text shrinks with it below the size
+# tests/test_layout.py checks is readable (READABLE_PX, cell numbers included)
+_SHRUNK_JS = """() => {
+  const found = [];
+  for (const ex of document.querySelectorAll('[data-bt-explorer]'))
+    for (const img of ex.querySelectorAll('img')) {
+      const shown = img.getBoundingClientRect().width;
+      if (img.naturalWidth && shown < img.naturalWidth - 1)
+        found.push(`explorer ${ex.dataset.btExplorer}: the picture is shrunk from `
+                   + `${img.naturalWidth} to ${shown.toFixed(0)} px`);
+    }
+  return found;
+}"""
+
+
+def layout_problems(page) -> list[str]:
+    """What a learner could not read in the explorers on the page (marked by
+    mark_explorers): a label or control text cut off, a label apart from its control,
+    a readout line wrapped, a picture shown shrunk."""
+    return [
+        p for js in (_CLIPPED_JS, _APART_JS, _WRAPPED_JS, _SHRUNK_JS) for p in page.evaluate(js)
+    ]

@@ -33,67 +33,6 @@ TRAIN = (
     "held_out = lookup.make_task(500, seed=1)"
 )
 
-# Text cut off by its box: a label, a slider's readout, a button, a menu, the summary line
-_CLIPPED_JS = """() => {
-  const found = [];
-  const sel = '.widget-label, .widget-readout, .widget-toggle-button, button, select, '
-            + '.widget-label-basic, .attnlib-summary';
-  for (const ex of document.querySelectorAll('[data-bt-explorer]'))
-    for (const el of ex.querySelectorAll(sel)) {
-      const style = getComputedStyle(el);
-      if (style.display === 'none' || style.visibility === 'hidden' || !el.offsetParent) continue;
-      const text = (el.textContent || el.value || '').trim();
-      if (text && el.scrollWidth > el.clientWidth + 1)
-        found.push(`explorer ${ex.dataset.btExplorer}: ${JSON.stringify(text.slice(0, 40))} `
-                   + `needs ${el.scrollWidth} px, has ${el.clientWidth}`);
-    }
-  return found;
-}"""
-
-# A control's description label beside its control, not above or below it (a label
-# whose control wrapped onto the next line stands apart: "mask" above its buttons)
-_APART_JS = """() => {
-  const found = [];
-  const centre = r => (r.top + r.bottom) / 2;
-  for (const ex of document.querySelectorAll('[data-bt-explorer]'))
-    for (const label of ex.querySelectorAll(
-        '.widget-inline-hbox > .widget-label, .widget-toggle-buttons > .widget-label')) {
-      const control = label.nextElementSibling;
-      if (!control || !label.textContent.trim() || !label.offsetParent) continue;
-      const l = label.getBoundingClientRect(), c = control.getBoundingClientRect();
-      if (centre(l) < c.top || centre(l) > c.bottom || l.left > c.left)
-        found.push(`explorer ${ex.dataset.btExplorer}: the label `
-                   + `${JSON.stringify(label.textContent.trim())} is not beside its control `
-                   + `(label at x ${l.left.toFixed(0)}, y ${l.top.toFixed(0)}; control at `
-                   + `x ${c.left.toFixed(0)}, y ${c.top.toFixed(0)}..${c.bottom.toFixed(0)})`);
-    }
-  return found;
-}"""
-
-# A readout line that wrapped: more line boxes than its <br>-separated lines
-_WRAPPED_JS = """() => {
-  const found = [];
-  for (const ex of document.querySelectorAll('[data-bt-explorer]')) {
-    const el = ex.querySelector('.attnlib-readout .widget-html-content');
-    // readouts made of lines and <br> only (a table or paragraphs lay out their own lines)
-    if (!el || !el.offsetParent || el.querySelector('.attnlib-summary, table, p, div, li'))
-      continue;
-    const tops = [];
-    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-      const range = document.createRange();
-      range.selectNodeContents(node);
-      for (const r of range.getClientRects())
-        if (r.width > 0 && !tops.some(t => Math.abs(t - r.top) < r.height / 2)) tops.push(r.top);
-    }
-    const lines = el.querySelectorAll('br').length + 1;
-    if (tops.length > lines)
-      found.push(`explorer ${ex.dataset.btExplorer}: its readout of ${lines} lines takes `
-                 + `${tops.length} on screen (a line wrapped)`);
-  }
-  return found;
-}"""
-
 # Where explorer i's summary line is, and the part of the window the notebook shows
 _SUMMARY_JS = """(i) => {
   const el = document.querySelector(`[data-bt-explorer="${i}"] .attnlib-summary`);
@@ -186,19 +125,11 @@ def test_explorers_fit_a_laptop_and_answer_every_click(
     assert pages.mark_explorers(page) == len(EXPLORERS), "not every explorer is shown"
     index = {key: k for k, key in enumerate(EXPLORERS)}
 
-    problems += page.evaluate(_CLIPPED_JS) + page.evaluate(_APART_JS) + page.evaluate(_WRAPPED_JS)
+    problems += pages.layout_problems(page)
     for key in ("heads4", "heads8", "learned0", "learned_last"):
         explorer = page.locator(f'[data-bt-explorer="{index[key]}"]')
         explorer.scroll_into_view_if_needed()
         explorer.screenshot(path=artifact(f"laptop-{key}-{language}.png"))
-    # the pictures are shown at their own size: not shrunk, so their text keeps the size
-    # that tests/test_layout.py checks is readable (READABLE_PX, cell numbers included)
-    for key in EXPLORERS:
-        shown, natural = page.locator(f'[data-bt-explorer="{index[key]}"] img').evaluate(
-            "img => [img.getBoundingClientRect().width, img.naturalWidth]"
-        )
-        if shown < natural - 1:
-            problems.append(f"{key}: the picture is shrunk from {natural} to {shown:.0f} px")
 
     attnlib.set_language(language)
     head_2 = attnlib.i18n.tr("head {h} of {heads}", h=2, heads=4)

@@ -82,6 +82,9 @@ def run_page(page, server, name: str, cells: list[dict]) -> tuple[list[str], dic
         for p in pages.page_problems(page, cells)
         if p not in problems
     ]
+    problems += [
+        f"at {page.viewport_size['width']} px wide: {p}" for p in pages.layout_problems(page)
+    ]
     return problems, counts
 
 
