@@ -11,29 +11,43 @@ pytest.importorskip("psutil", reason="pip install psutil (the test extra)")
 from classhub import simulation as sim  # noqa: E402 (tests/ is on sys.path under pytest)
 
 
-class FakeSocket:
-    """A kernel's websocket: answers each execute_request with output, idle and a reply,
-    or drops (raises) at the moment `drop_on` says."""
+def frame(kind: str, content: dict, parent: dict, buffers=()) -> bytes:
+    """A message from the server, as a v1-protocol frame (what JupyterLab receives)."""
+    parts = [json.dumps(x).encode() for x in ({"msg_type": kind}, parent, {}, content)]
+    return sim.serialize_msg_to_ws_v1([*parts, *buffers], "iopub")
 
-    def __init__(self, drop_on: str | None = None):
+
+class FakeSocket:
+    """A kernel's websocket (protocol v1): answers each execute_request with output, a
+    reply and idle, each comm_msg with a new picture (unless `picture` is False) and
+    idle, or drops (raises) at the moment `drop_on` says."""
+
+    def __init__(self, drop_on: str | None = None, picture: bool = True):
         self.drop_on = drop_on
-        self.queue: list[str] = []
+        self.picture = picture
+        self.queue: list[bytes] = []
         self.sent: list[dict] = []
 
-    def send(self, text: str) -> None:
+    def getsubprotocol(self):
+        return sim.V1
+
+    def send_binary(self, data: bytes) -> None:
         if self.drop_on == "send":
             raise websocket.WebSocketConnectionClosedException("socket is already closed.")
-        msg = json.loads(text)
-        self.sent.append(msg)
-        parent = {"msg_id": msg["header"]["msg_id"]}
-        for kind, content in (
-            ("stream", {"name": "stdout", "text": "42\n"}),
-            ("execute_reply", {"status": "ok"}),
-            ("status", {"execution_state": "idle"}),
-        ):
-            self.queue.append(
-                json.dumps({"msg_type": kind, "content": content, "parent_header": parent})
-            )
+        _channel, parts = sim.deserialize_msg_from_ws_v1(data)
+        header, _, _, content = (json.loads(p) for p in parts[:4])
+        self.sent.append({"header": header, "content": content})
+        parent = {"msg_id": header["msg_id"]}
+        if header["msg_type"] == "comm_msg":
+            picture = {"method": "update", "state": {}, "buffer_paths": [["value"]]}
+            replies = [("comm_msg", {"comm_id": "image-1", "data": picture})] * self.picture
+        else:
+            replies = [
+                ("stream", {"name": "stdout", "text": "42\n"}),
+                ("execute_reply", {"status": "ok"}),
+            ]
+        for kind, body in [*replies, ("status", {"execution_state": "idle"})]:
+            self.queue.append(frame(kind, body, parent, [b"png"] if kind == "comm_msg" else ()))
 
     def recv(self):
         if self.drop_on == "close" and not getattr(self, "closed", False):
@@ -59,7 +73,8 @@ def sockets(monkeypatch):
     opened: list[FakeSocket] = []
     plan: list = []
 
-    def create_connection(url, header, timeout):
+    def create_connection(url, header, timeout, subprotocols=None):
+        assert subprotocols == [sim.V1]  # as JupyterLab asks
         step = plan.pop(0) if plan else None
         if isinstance(step, Exception):
             raise step
@@ -164,6 +179,35 @@ def test_a_runs_log_is_kept_whole_and_split_by_source(tmp_path):
     assert "429" in (tmp_path / "run" / "hub.log").read_text()
 
 
+def test_a_slider_move_is_a_widget_message_answered_by_a_new_picture(sockets):
+    opened, _ = sockets
+    kernel = sim.Kernel("ws://hub/k", "token")
+    out = kernel.comm_update("slider-7", {"value": 5}, image_id="image-1")
+    (sent,) = opened[0].sent
+    assert sent["header"]["msg_type"] == "comm_msg"
+    assert sent["content"] == {
+        "comm_id": "slider-7",
+        "data": {"method": "update", "state": {"value": 5}, "buffer_paths": []},
+    }
+    assert 0 <= out["image_ms"] <= out["idle_ms"]
+
+
+def test_a_move_that_draws_no_new_picture_is_an_error(sockets):
+    opened, _ = sockets
+    kernel = sim.Kernel("ws://hub/k", "token")
+    opened[0].picture = False
+    with pytest.raises(sim.KernelError, match="without a new picture"):
+        kernel.comm_update("slider-7", {"value": 5}, image_id="image-1")
+
+
+def test_a_move_sent_into_a_dropped_connection_is_answered_after_reconnecting(sockets):
+    _, plan = sockets
+    plan += ["recv", None]
+    kernel = sim.Kernel("ws://hub/k", "token")
+    assert kernel.comm_update("slider-7", {"value": 5}, image_id="image-1")["image_ms"] >= 0
+    assert len(kernel.reconnects) == 1
+
+
 # -- waiting keeps the connection answered ------------------------------------------
 
 
@@ -174,6 +218,9 @@ class PingingSocket:
     def __init__(self):
         self.pongs = 0
         self.timeouts: list[float] = []
+
+    def getsubprotocol(self):
+        return sim.V1
 
     def settimeout(self, seconds):
         self.timeouts.append(seconds)
@@ -188,7 +235,7 @@ class PingingSocket:
 
 def test_a_waiting_student_keeps_reading_so_the_servers_pings_are_answered(monkeypatch):
     sock = PingingSocket()
-    monkeypatch.setattr(sim.websocket, "create_connection", lambda url, header, timeout: sock)
+    monkeypatch.setattr(sim.websocket, "create_connection", lambda *args, **kw: sock)
     clock = iter(range(100))
     monkeypatch.setattr(sim.time, "monotonic", lambda: next(clock) * 0.5)
     kernel = sim.Kernel("ws://hub/k", "token")
@@ -277,7 +324,7 @@ def figures(ready_max=20.0, p95=300.0, failed=None, reconnects=None):
 
     return {
         "login_to_ready_s": s(ready_max),
-        "redraw_kernel_ms": s(p95),
+        "redraw_ms": s(p95),
         "cpu_ms_per_move": s(40.0),
         "failed": failed or {},
         "kernel_reconnects": reconnects or {},
@@ -296,7 +343,7 @@ def test_each_target_missed_is_named():
         "1 reconnected",
     ]
     nothing = figures()
-    nothing["redraw_kernel_ms"] = sim.summary([])
+    nothing["redraw_ms"] = sim.summary([])
     assert sim.targets_missed(nothing) == ["redraw p95 nan ms > 500 ms"]  # unmeasured
 
 
@@ -335,7 +382,7 @@ def test_the_curve_prints_one_row_per_run_and_the_line_with_the_answer():
 class SilentSocket(PingingSocket):
     """The request was lost: only the server's pings come, every read times out."""
 
-    def send(self, text):
+    def send_binary(self, data):
         pass
 
     def recv(self):
@@ -345,7 +392,7 @@ class SilentSocket(PingingSocket):
 
 def test_a_lost_reply_ends_in_a_clear_error_not_a_read_kept_alive_by_pings(monkeypatch):
     sock = SilentSocket()
-    monkeypatch.setattr(sim.websocket, "create_connection", lambda url, header, timeout: sock)
+    monkeypatch.setattr(sim.websocket, "create_connection", lambda *args, **kw: sock)
     kernel = sim.Kernel("ws://hub/k", "token")
     with pytest.raises(sim.KernelError, match=r"no reply in 0\.2 s"):
         kernel.execute("print(42)", timeout_s=0.2)
