@@ -97,7 +97,7 @@ def test_chinese_is_read_by_characters(tmp_path):
     assert t.deeper.minutes == pytest.approx(505 / 250 + 3 / 100)  # and "##", "·", "Deeper"
 
 
-@pytest.mark.parametrize("edition", ["en", "zh"])
+@pytest.mark.parametrize("edition", list(study_time.EDITIONS))
 def test_the_table_in_notebook_00_is_the_tools(edition):
     path = study_time.lesson_paths(edition)[0]
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
@@ -107,7 +107,7 @@ def test_the_table_in_notebook_00_is_the_tools(edition):
     )
 
 
-@pytest.mark.parametrize("edition", ["en", "zh"])
+@pytest.mark.parametrize("edition", list(study_time.EDITIONS))
 def test_deeper_headings_follow_the_convention_and_open_collapsed(edition):
     prefix = study_time.DEEPER[0] if edition == "en" else study_time.DEEPER[1]
     other = study_time.DEEPER[1] if edition == "en" else study_time.DEEPER[0]
@@ -133,9 +133,15 @@ def test_notebooks_00_to_05_have_deeper_sections_and_a_shorter_core_path():
         assert t.core.minutes < 45, path.name  # the longest core path of 00–05 is under 45 min
 
 
-@pytest.mark.parametrize("edition", ["en", "zh"])
+@pytest.mark.parametrize("edition", list(study_time.EDITIONS))
 def test_the_core_path_over_00_to_07_takes_at_most_three_hours(edition):
     total = sum(
         study_time.study_time(path).core.minutes for path in study_time.lesson_paths(edition)
     )
     assert total <= CORE_PATH_LIMIT, f"core path {total:.0f} min > {CORE_PATH_LIMIT}"
+
+
+def test_every_edition_has_the_tables_words():
+    assert set(study_time.TABLE_WORDS) == set(study_time.EDITIONS)
+    for code, head in study_time.TABLE_HEAD.items():
+        assert study_time.TABLE_WORDS[code][0].startswith(head)

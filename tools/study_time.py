@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ROOT / "notebooks"
+sys.path.insert(0, str(ROOT / "attnlib" / "i18n"))  # the records only: no attnlib import
+from languages import EDITIONS  # noqa: E402
+
 LESSONS = [f"0{k}" for k in range(8)]  # 00_start_here ... 07_next_steps (not the classroom page)
 
 WORDS_PER_MINUTE = 100
@@ -107,7 +109,7 @@ def study_time(path: Path) -> StudyTime:
 
 
 def lesson_paths(edition: str = "en") -> list[Path]:
-    folder = NOTEBOOKS if edition == "en" else NOTEBOOKS / "zh"
+    folder = ROOT / EDITIONS[edition].notebooks
     return [next(folder.glob(f"{prefix}_*.ipynb")) for prefix in LESSONS]
 
 
@@ -121,21 +123,23 @@ def table(edition: str = "en") -> list[tuple[str, int, int]]:
     return rows
 
 
+#: edition -> the table's header row and its "total" label, in that edition's words
+#: (a new edition adds its row here; tests/test_study_time.py asks for one per edition)
+TABLE_WORDS = {
+    "en": ("| notebook | core path, min | deeper sections, min |", "**total**"),
+    "zh": ("| 笔记本 | 核心路径（分钟） | 深入部分（分钟） |", "**合计**"),
+}
+TABLE_HEAD = {code: head.rsplit(" |", 2)[0] + " |" for code, (head, _) in TABLE_WORDS.items()}
+
+
 def markdown(edition: str = "en") -> str:
-    """The table notebook 00 shows (English or Chinese headers)."""
-    head = (
-        "| notebook | core path, min | deeper sections, min |"
-        if edition == "en"
-        else "| 笔记本 | 核心路径（分钟） | 深入部分（分钟） |"
-    )
+    """The table notebook 00 shows, in the words of `edition`."""
+    head, total = TABLE_WORDS[edition]
     lines = [head, "|---|---:|---:|"]
     for name, core, deeper in table(edition):
-        label = f"`{name}`" if name != "total" else ("**total**" if edition == "en" else "**合计**")
+        label = f"`{name}`" if name != "total" else total
         lines.append(f"| {label} | {core} | {deeper} |")
     return "\n".join(lines)
-
-
-TABLE_HEAD = {"en": "| notebook | core path, min |", "zh": "| 笔记本 | 核心路径（分钟） |"}
 
 
 def table_cell(cells: list[dict], edition: str) -> dict:
@@ -156,7 +160,8 @@ def write() -> None:
     import translation
 
     texts = {}
-    for edition, path in (("en", lesson_paths("en")[0]), ("zh", lesson_paths("zh")[0])):
+    for edition in EDITIONS:
+        path = lesson_paths(edition)[0]
         nb = json.loads(path.read_text(encoding="utf-8"))
         cell = table_cell(nb["cells"], edition)
         text = markdown(edition)
@@ -174,12 +179,12 @@ def write() -> None:
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--write"]:
         write()
-        print("\n".join([markdown("en"), "", markdown("zh")]))
+        print("\n\n".join(markdown(edition) for edition in EDITIONS))
         return 0
     if argv[:1] == ["--markdown"]:
         print(markdown(argv[1] if len(argv) > 1 else "en"))
         return 0
-    for edition in ("en", "zh"):
+    for edition in EDITIONS:
         print(f"{edition}: notebook   core min  deeper min   (core: words/chars, code, ex, pred)")
         for path in lesson_paths(edition):
             t = study_time(path)

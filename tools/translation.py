@@ -79,7 +79,7 @@ def python_source(cell_source: str) -> str:
 
 
 def is_language_line(node: ast.stmt) -> bool:
-    """``attnlib.set_language("zh")`` as a statement of its own."""
+    """``attnlib.set_language("<code>")`` for a translated edition, as a statement of its own."""
     return (
         isinstance(node, ast.Expr)
         and isinstance(node.value, ast.Call)
@@ -87,7 +87,8 @@ def is_language_line(node: ast.stmt) -> bool:
         and node.value.func.attr == "set_language"
         and isinstance(node.value.func.value, ast.Name)
         and node.value.func.value.id == "attnlib"
-        and [ast.literal_eval(a) for a in node.value.args if isinstance(a, ast.Constant)] == ["zh"]
+        and [ast.literal_eval(a) for a in node.value.args if isinstance(a, ast.Constant)]
+        in [[code] for code, language in EDITIONS.items() if language.setup_line]
     )
 
 
