@@ -4,7 +4,7 @@ wrong on screen, move sliders and time the redraw. Shared by JupyterLab and Voil
 The detectors return lists of problems (plain sentences) instead of asserting, so
 that a test can assert that a good page has none and a broken page has each one.
 
-One module, though long (about 600 lines of code): each helper is a JavaScript
+One module, though long (about 700 lines of code): each helper is a JavaScript
 snippet run in the page beside the Python that calls it and reads its answer, and
 every front end (JupyterLab, Notebook 7, Voilà) and both languages use them all.
 """

@@ -24,10 +24,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    yield
-    attnlib.set_language("en")
+pytestmark = pytest.mark.usefixtures("english_afterwards")  # tests/conftest.py
 
 
 def _numbers(text: str) -> Counter:
