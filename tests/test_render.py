@@ -112,3 +112,18 @@ def test_a_pasted_colorbar_is_not_rebuilt_and_the_figure_catches_up(monkeypatch)
         np.asarray(figure.canvas.buffer_rgba()), np.asarray(fresh.figure.canvas.buffer_rgba())
     )
     assert png  # (the fast picture itself is compared with static figures above)
+
+
+def test_a_colorbar_drawn_for_one_n_is_pasted_for_another_and_is_right():
+    # n = 7, 9 and 11 at seed 1 lay out with the scores' colorbar in the same pixels and
+    # the same limits: it is drawn once and pasted twice, and each picture is still what
+    # a static figure of the same panels shows
+    canvas = FastCanvas()
+    for n in (7, 9, 11):
+        png = canvas.show(panels(n, seed=1))
+        ex = toy_example(n, seed=1)
+        fig = plot_attention(self_attention(*ex[1:]), ex.tokens)
+        fig.canvas.draw()
+        np.testing.assert_array_equal(decoded(png), np.asarray(fig.canvas.buffer_rgba()))
+    assert canvas.full_redraws == 3
+    assert len(canvas._bars) == 1, "the scores' colorbar was drawn for each n"

@@ -116,7 +116,7 @@ class FastCanvas:
         self._key = None  # the layout on the canvas now
         self._background = None  # its background, ready to paste
         self._backgrounds: dict[tuple, tuple[tuple[int, int], bytes]] = {}
-        self._bars: dict[tuple, object] = {}  # (layout, panel, colour limits) -> pixels
+        self._bars: dict[tuple, object] = {}  # (where, kind, font size, limits) -> pixels
         self._bars_behind: set[int] = set()  # panels whose Colorbar lags its image's limits
 
     @property
@@ -168,7 +168,7 @@ class FastCanvas:
             self._draw_background(key)
             self.full_redraws += 1
         self._key = key
-        self._draw_moving(key)
+        self._draw_moving()
         return self.png()
 
     def _catch_up_bars(self) -> None:
@@ -218,7 +218,7 @@ class FastCanvas:
         pixels[...] = np.frombuffer(inflate(packed), dtype=np.uint8).reshape(shape)
         self._background = self.canvas.copy_from_bbox(self._figure.bbox)
 
-    def _draw_moving(self, key) -> None:
+    def _draw_moving(self) -> None:
         renderer = self.canvas.get_renderer()
         for index, h in enumerate(self._panels.heatmaps):
             # Axes.draw's order (by zorder): image, hatching, diagonal, spines,
@@ -227,15 +227,21 @@ class FastCanvas:
             for artist in h.moving_artists():
                 artist.draw(renderer)
             if h.colorbar_moves:
-                self._draw_bar(key, index, h, renderer)
+                self._draw_bar(index, h, renderer)
             h.ax.stale = False
         self._figure.stale = False
 
-    def _draw_bar(self, key, index: int, h: Heatmap, renderer) -> None:
+    def _draw_bar(self, index: int, h: Heatmap, renderer) -> None:
         # The limits move in nice steps (heatmap.symmetric_limit), so the same
         # colorbar comes back often: paste its pixels instead of drawing it
-        # (about 15 ms of tick labels). Its slot holds nothing else.
-        bar_key = (key, index, h.image.get_clim())
+        # (about 10-15 ms of tick labels). Its slot holds nothing else, and
+        # what the bar looks like is its colour map (kind), its limits, its
+        # font size and where it is in pixels, not the rest of the layout: a
+        # new n whose slot is where the last one's was pastes the same pixels.
+        slot = Bbox.from_bounds(*self._panels.geometry.bar_slots[index])
+        box = slot.transformed(self._figure.transFigure)
+        where = (*box.bounds, *self._figure.bbox.bounds)  # exact: equal pixels, equal bar
+        bar_key = (where, h.kind, h.fontsize, h.image.get_clim())
         pixels = self._bars.get(bar_key)
         if pixels is not None:
             self.canvas.restore_region(pixels)
@@ -244,8 +250,6 @@ class FastCanvas:
             h.colorbar.update_normal(h.image)
             self._bars_behind.discard(index)
         h.colorbar.ax.draw(renderer)
-        slot = Bbox.from_bounds(*self._panels.geometry.bar_slots[index])
-        box = slot.transformed(self._figure.transFigure)
         if len(self._bars) >= MAX_BARS:
             self._bars.pop(next(iter(self._bars)))  # the oldest
         self._bars[bar_key] = self.canvas.copy_from_bbox(box)
