@@ -19,3 +19,21 @@ class NoDelayKernelWebsocket(ZMQChannelsWebsocketConnection):
 
 
 c.ServerApp.kernel_websocket_connection_class = NoDelayKernelWebsocket  # noqa: F821
+
+
+# JupyterLab runs Node.js at every start when `node` is on the PATH, to read yarn's
+# settings for the npm registry it would build extensions from: 0.3 s of CPU per
+# server, 6 s for a class of twenty logging in at once. A student's server builds
+# nothing, and a system with Node.js installed (the hub's proxy needs it) has `node`
+# in /usr/bin, which no PATH can leave out. So the registry keeps its default and
+# Node.js is not run. tests/test_server_config.py fails if JupyterLab renames this.
+def _no_yarn_config(logger):
+    return {"yarn config": {}, "npm config": {}}
+
+
+try:
+    import jupyterlab.commands as _lab_commands
+except ImportError:  # a server without JupyterLab runs no node either
+    pass
+else:
+    _lab_commands._yarn_config = _no_yarn_config
