@@ -208,6 +208,38 @@ def test_a_move_sent_into_a_dropped_connection_is_answered_after_reconnecting(so
     assert len(kernel.reconnects) == 1
 
 
+def test_a_ping_waiting_before_a_request_does_not_hold_the_student(sockets):
+    # select() says the connection is readable, but what waits is a ping: recv()
+    # answers it and then waits for a message, as long as the socket's timeout says
+    import socket
+
+    opened, _ = sockets
+    kernel = sim.Kernel("ws://hub/k", "token")
+    first = opened[0]
+    first.sock, other = socket.socketpair()
+    other.send(b"x")  # readable: the ping's bytes
+
+    def ping_then_wait():
+        first.sock.recv(1)  # the ping, answered
+        # the socket was made with the connection's timeout; a drain must set a short one
+        wait = getattr(first, "timeouts", [sim.Kernel.TIMEOUT_S])[-1]
+        if wait > 1:
+            raise AssertionError(f"a drain read that may wait {wait} s")
+        raise websocket.WebSocketTimeoutException("timed out")
+
+    first.recv, queued = ping_then_wait, first.queue
+    try:
+        kernel._drain()
+    finally:
+        first.sock.close()
+        other.close()
+        del first.sock
+    assert first.timeouts[-1] == sim.Kernel.TIMEOUT_S  # reads after it wait as before
+    first.recv = lambda: queued.pop(0)
+    assert kernel.execute("print(42)")["stdout"] == "42\n"  # and the request goes out
+    assert kernel.reconnects == []
+
+
 # -- waiting keeps the connection answered ------------------------------------------
 
 
@@ -396,4 +428,5 @@ def test_a_lost_reply_ends_in_a_clear_error_not_a_read_kept_alive_by_pings(monke
     kernel = sim.Kernel("ws://hub/k", "token")
     with pytest.raises(sim.KernelError, match=r"no reply in 0\.2 s"):
         kernel.execute("print(42)", timeout_s=0.2)
-    assert max(sock.timeouts[:-1]) <= 0.2 and sock.timeouts[-1] == sim.Kernel.TIMEOUT_S
+    reads = [t for t in sock.timeouts[:-1] if t != sim.Kernel.TIMEOUT_S]  # (restored after
+    assert max(reads) <= 0.2 and sock.timeouts[-1] == sim.Kernel.TIMEOUT_S  # the drain)

@@ -585,6 +585,7 @@ class Kernel:
 
     RECONNECT_TRIES = 7  # JupyterLab's KernelConnection gives up after 7 tries
     TIMEOUT_S = 300  # a read that waits longer than this fails
+    DRAIN_S = 0.05  # _drain's reads: only what has already arrived
 
     def __init__(self, ws_url: str, token: str):
         self.session = uuid.uuid4().hex
@@ -665,12 +666,25 @@ class Kernel:
         """Read what already waits on the connection before a new request is sent:
         replies to earlier requests (dropped), or the server's close frame, which
         reconnects now. Sent into a connection the server has already closed, the
-        request would be lost, and its reply waited for in vain."""
-        while (sock := getattr(self.ws, "sock", None)) is not None and select.select(
-            [sock], [], [], 0
-        )[0]:
-            if self._recv() is None:  # reconnected: the new connection starts clean
-                return
+        request would be lost, and its reply waited for in vain.
+
+        Each read waits DRAIN_S at most. What waits may be only a ping, which recv()
+        answers and then goes on waiting for a message; with the connection's long
+        timeout, that wait held a student for TIMEOUT_S (seen: a class of 20 stalled
+        for minutes, one student in this read). A frame cut short by the timeout is
+        kept by websocket-client and finished by the next read."""
+        self.ws.settimeout(self.DRAIN_S)
+        try:
+            while (sock := getattr(self.ws, "sock", None)) is not None and select.select(
+                [sock], [], [], 0
+            )[0]:
+                try:
+                    if self._recv() is None:  # reconnected: the new connection starts clean
+                        return
+                except websocket.WebSocketTimeoutException:
+                    return  # nothing but a ping (answered), or part of a frame
+        finally:
+            self.ws.settimeout(self.TIMEOUT_S)
 
     def idle(self, seconds: float) -> None:
         """Wait as an open JupyterLab tab waits: still reading the connection.
