@@ -652,12 +652,19 @@ def test_culler_service_has_the_scopes_it_needs(tmp_path):
 def test_kubernetes_values_carry_the_same_server_settings():
     single = values()["singleuser"]
     config_path = single["extraEnv"]["JUPYTER_CONFIG_PATH"]
-    mounted = {f["mountPath"]: f["data"] for f in single["extraFiles"].values()}
+    files = single["extraFiles"].values()
+    mounted = {f["mountPath"]: f.get("data", f.get("stringData")) for f in files}
     ours = {
         f"{config_path}/{p.relative_to(SERVER_CONFIG_DIR)}": json.loads(p.read_text())
         for p in SERVER_CONFIG_DIR.rglob("*.json")
     }
-    assert len(ours) == 2
+    ours.update(
+        {
+            f"{config_path}/{p.relative_to(SERVER_CONFIG_DIR)}": p.read_text()
+            for p in SERVER_CONFIG_DIR.rglob("*.py")
+        }
+    )
+    assert len(ours) == 3
     assert mounted == ours
     assert values()["cull"]["enabled"] is True
 
