@@ -1,7 +1,8 @@
 """The pictures wing: heatmaps, the chapter's figures and charts, drawn with matplotlib.
 
 Here live one heatmap on a given Axes (:mod:`.heatmap`, with the numbers in
-its cells from :mod:`.cell_values`), the panel description and figure
+its cells from :mod:`.cell_values` and its colorbar's scale from
+:mod:`.bar_scale`), the panel description and figure
 geometry (:mod:`.layout`), the chapter's figures (:mod:`.plotting`), the
 experiments' charts (:mod:`.charts`), the fast redraw of one persistent
 figure (:mod:`.redraw`) and the Chinese font shipped with attnlib

@@ -26,12 +26,14 @@ import numpy as np
 from matplotlib import colormaps
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
+from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 from matplotlib.patches import PathPatch, Rectangle
 from matplotlib.path import Path
-from matplotlib.ticker import FixedLocator, MaxNLocator, ScalarFormatter
+from matplotlib.ticker import FixedLocator, MaxNLocator, NullLocator, ScalarFormatter
 
 from ..maths.validation import as_float_array, as_matrix
+from .bar_scale import BarScale
 from .cell_image import CellImage
 from .cell_values import CellValues
 from .panel import KINDS, Panel, check_kind
@@ -53,6 +55,7 @@ __all__ = [
 MAX_VALUES_N = 8  # cell values are written when both sides of the matrix are at most this
 MASKED_COLOUR = "#d9d9d9"  # light grey under the hatching of masked cells
 SELECTION_COLOUR = "#ff7f0e"  # the selected cell's outline, on a white halo
+WEIGHT_TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)  # a weights colorbar's scale, whatever the data
 
 _STEPS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 
@@ -231,6 +234,11 @@ class Heatmap:
     image : matplotlib.image.AxesImage
         Its array is the matrix shown (masked where `mask` is False).
     colorbar : matplotlib.colorbar.Colorbar or None
+        The colour strip only: a colorbar of ``Normalize(0, 1)`` with the
+        image's colour map, the same for any limits.
+    scale : BarScale or None
+        The colorbar's tick marks and numbers, for the image's limits of the
+        moment (:mod:`.bar_scale`).
     kind : str
     limit : float or None
         A fixed colour limit ("diverging" only), kept by :meth:`update`.
@@ -251,6 +259,7 @@ class Heatmap:
         self._given_limit = self.limit  # heatmap(limit=...): kept when a Panel sets none
         self.shared: list[Heatmap] = []
         self.colorbar = None
+        self.scale: BarScale | None = None
         self.selection: tuple[int, int] | None = None
         # ax.imshow's steps, with an image that colours cells, not pixels (same pixels)
         self.image = CellImage(
@@ -300,15 +309,16 @@ class Heatmap:
 
     @property
     def colorbar_moves(self) -> bool:
-        """Whether the colorbar's ticks change with the numbers (all kinds but "weights")."""
-        return self.colorbar is not None and self.kind != "weights"
+        """Whether the colorbar's scale changes with the numbers (all kinds but "weights")."""
+        return self.scale is not None and self.kind != "weights"
 
     def moving_artists(self) -> list[Artist]:
         """The artists that change with the numbers or the selection, in the order Axes.draw
-        draws them (by zorder). A fast redraw draws these on a cached background."""
+        draws them (by zorder), then the colorbar's scale if it moves. A fast redraw draws
+        these on a cached background."""
         artists = [self.image, self._hatch, *self._diagonal, *self.ax.spines.values()]
         artists += [*self._outline, *([self.cell_values] if self.cell_values else [])]
-        return artists
+        return artists + ([self.scale] if self.colorbar_moves else [])
 
     # --- changes ---
 
@@ -555,10 +565,14 @@ def heatmap(
     made = Heatmap(ax, data, kind=panel.kind, fontsize=fontsize, limit=limit)
     made.update(panel)
     if colorbar:
-        bar = ax.figure.colorbar(made.image, cax=cax, ax=None if cax is not None else ax)
-        bar.ax.tick_params(labelsize=fontsize * 0.9, length=0.3 * fontsize, pad=0.2 * fontsize)
-        if panel.kind == "weights":
-            bar.set_ticks([0, 0.25, 0.5, 0.75, 1.0])
+        # the strip: the whole colour map, bottom to top, for any limits; the scale beside
+        # it follows the image's limits (see bar_scale)
+        strip = ScalarMappable(Normalize(0.0, 1.0), made.image.get_cmap())
+        bar = ax.figure.colorbar(strip, cax=cax, ax=None if cax is not None else ax)
+        bar.locator = NullLocator()
+        bar.minorticks_off()
         bar.outline.set_linewidth(0.8)
+        ticks = WEIGHT_TICKS if panel.kind == "weights" else None
+        made.scale = bar.ax.add_artist(BarScale(bar.ax, made.image, fontsize, ticks))
         made.colorbar = bar
     return made

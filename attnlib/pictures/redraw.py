@@ -4,9 +4,9 @@ Three paths, by what changed since the last picture:
 
 - Only the numbers (or the selected cell): restore the background and draw
   again only the artists that move with the numbers (each
-  :meth:`~attnlib.heatmap.Heatmap.moving_artists`, then the colorbars whose
-  ticks follow the data), in the order a full ``canvas.draw()`` draws them,
-  so that the pixels equal a full draw exactly.
+  :meth:`~attnlib.heatmap.Heatmap.moving_artists`: the image, its outlines,
+  its cell values, the colorbar's scale), in the order a full
+  ``canvas.draw()`` draws them, so that the pixels equal a full draw exactly.
 - A layout seen before (an n shown before): re-dress the same Axes, restore
   that layout's background from the cache, draw the moving artists.
 - A new layout: draw the figure once without the moving artists, keep those
@@ -14,14 +14,9 @@ Three paths, by what changed since the last picture:
   then draw the moving artists on top.
 
 The PNG is encoded from the canvas buffer directly, not with ``savefig``
-(which would draw everything again).
-
-A colorbar whose ticks follow the numbers is pasted from a cache when its
-limits were seen before, so on the first path its matplotlib objects are not
-rebuilt on every change of limits (``Colorbar.update_normal``: a new mesh, new
-ticks, a quarter of a fast redraw). They are brought up to date when the bar
-must really be drawn, when the layout changes, and before anyone else gets the
-figure (:attr:`FastCanvas.figure`, :attr:`FastCanvas.heatmaps`).
+(which would draw everything again). A colorbar's strip is the same for any
+limits (:mod:`.bar_scale`), so it is part of the background; only its scale
+is drawn again.
 """
 
 from __future__ import annotations
@@ -33,7 +28,6 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.transforms import Bbox
 
 from .fonts import in_figure_fonts
 
@@ -46,7 +40,6 @@ from .layout import Geometry, PanelFigure, check_size
 from .panel import Panel
 
 MAX_LAYOUTS = 64  # backgrounds kept: every n of an explorer, at about 0.1 MB each
-MAX_BARS = 64  # colorbar pictures kept, a few tens of kB each
 
 
 def encode_png(rgba: np.ndarray) -> bytes:
@@ -116,18 +109,14 @@ class FastCanvas:
         self._key = None  # the layout on the canvas now
         self._background = None  # its background, ready to paste
         self._backgrounds: dict[tuple, tuple[tuple[int, int], bytes]] = {}
-        self._bars: dict[tuple, object] = {}  # (where, kind, font size, limits) -> pixels
-        self._bars_behind: set[int] = set()  # panels whose Colorbar lags its image's limits
 
     @property
     def figure(self) -> Figure:
-        """The one Figure, every colorbar up to date (ready for ``canvas.draw()``)."""
-        self._catch_up_bars()
+        """The one Figure (``canvas.draw()`` draws what :meth:`show` returned)."""
         return self._figure
 
     @property
     def heatmaps(self) -> list[Heatmap]:
-        self._catch_up_bars()
         return self._panels.heatmaps
 
     @property
@@ -143,26 +132,17 @@ class FastCanvas:
         """
         key = tuple(p.layout_key() for p in panels)
         if key == self._key:
-            for index, (h, p) in enumerate(zip(self._panels.heatmaps, panels, strict=True)):
-                if not h.colorbar_moves:
-                    h.update(p.matrix, mask=p.mask)
-                    continue
-                limits = h.image.get_clim()
-                with h.image.callbacks.blocked(signal="changed"):  # the Colorbar's listener
-                    h.update(p.matrix, mask=p.mask)
-                if h.image.get_clim() != limits:
-                    self._bars_behind.add(index)
+            for h, p in zip(self._panels.heatmaps, panels, strict=True):
+                h.update(p.matrix, mask=p.mask)
             self._select(panels, selection)
             self._paste_background(key)
             self.fast_redraws += 1
         elif key in self._backgrounds:
-            self._catch_up_bars()
             self._panels.draw(panels)
             self._select(panels, selection)
             self._paste_background(key)
             self.layout_redraws += 1
         else:
-            self._catch_up_bars()
             self._panels.draw(panels)
             self._select(panels, selection)
             self._draw_background(key)
@@ -171,22 +151,12 @@ class FastCanvas:
         self._draw_moving()
         return self.png()
 
-    def _catch_up_bars(self) -> None:
-        for index in self._bars_behind:
-            h = self._panels.heatmaps[index]
-            h.colorbar.update_normal(h.image)
-        self._bars_behind.clear()
-
     def _select(self, panels, selection) -> None:
         for h, p in zip(self._panels.heatmaps, panels, strict=True):
             h.select(selection if p.selectable else None)
 
     def _moving(self) -> list:
-        moving = []
-        for h in self._panels.heatmaps:
-            moving += h.moving_artists()
-            moving += [h.colorbar.ax] if h.colorbar_moves else []
-        return moving
+        return [artist for h in self._panels.heatmaps for artist in h.moving_artists()]
 
     def _draw_background(self, key) -> None:
         # Everything drawn again on each redraw is left out of the background:
@@ -220,39 +190,17 @@ class FastCanvas:
 
     def _draw_moving(self) -> None:
         renderer = self.canvas.get_renderer()
-        for index, h in enumerate(self._panels.heatmaps):
+        for h in self._panels.heatmaps:
             # Axes.draw's order (by zorder): image, hatching, diagonal, spines,
-            # selection, cell values. Ticks have length 0 and their labels lie
-            # outside the image, so the background holds them.
+            # selection, cell values; then the colorbar's scale. Ticks have
+            # length 0 and their labels lie outside the image, so the
+            # background holds them.
             for artist in h.moving_artists():
                 artist.draw(renderer)
-            if h.colorbar_moves:
-                self._draw_bar(index, h, renderer)
             h.ax.stale = False
+            if h.colorbar is not None:
+                h.colorbar.ax.stale = False
         self._figure.stale = False
-
-    def _draw_bar(self, index: int, h: Heatmap, renderer) -> None:
-        # The limits move in nice steps (heatmap.symmetric_limit), so the same
-        # colorbar comes back often: paste its pixels instead of drawing it
-        # (about 10-15 ms of tick labels). Its slot holds nothing else, and
-        # what the bar looks like is its colour map (kind), its limits, its
-        # font size and where it is in pixels, not the rest of the layout: a
-        # new n whose slot is where the last one's was pastes the same pixels.
-        slot = Bbox.from_bounds(*self._panels.geometry.bar_slots[index])
-        box = slot.transformed(self._figure.transFigure)
-        where = (*box.bounds, *self._figure.bbox.bounds)  # exact: equal pixels, equal bar
-        bar_key = (where, h.kind, h.fontsize, h.image.get_clim())
-        pixels = self._bars.get(bar_key)
-        if pixels is not None:
-            self.canvas.restore_region(pixels)
-            return
-        if index in self._bars_behind:
-            h.colorbar.update_normal(h.image)
-            self._bars_behind.discard(index)
-        h.colorbar.ax.draw(renderer)
-        if len(self._bars) >= MAX_BARS:
-            self._bars.pop(next(iter(self._bars)))  # the oldest
-        self._bars[bar_key] = self.canvas.copy_from_bbox(box)
 
     def png(self) -> bytes:
         """Encode the current canvas (not redrawing it) as PNG."""
