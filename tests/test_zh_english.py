@@ -138,6 +138,10 @@ def test_the_kernel_hook_sees_drawn_text_and_widget_captions(tmp_path):
         "import ipywidgets\n"
         "fig, ax = plt.subplots()\nax.set_title('drawn title')\nax.set_xlabel('never drawn')\n"
         "ax.xaxis.label.set_visible(False)\nfig.canvas.draw()\n"
+        "from attnlib.pictures.heatmap import heatmap\n"
+        "fig2, ax2 = plt.subplots()\n"
+        "heatmap(ax2, [[1.0, 0.0]], row_labels=['rowname'], col_labels=['left', 'right'])\n"
+        "fig2.canvas.draw()\n"
         "s = ipywidgets.IntSlider(description='steps', tooltip='a sequence of the task')\n"
         "print(sorted(n for n in dir() if not n.startswith('_')))"
     )
@@ -155,6 +159,8 @@ def test_the_kernel_hook_sees_drawn_text_and_widget_captions(tmp_path):
     texts = {(r["kind"], r["text"]) for r in english_in_zh.read_records(records) if "text" in r}
     assert ("figure", "drawn title") in texts
     assert ("figure", "never drawn") not in texts
+    # a heatmap's token names are not Text: the hook sees them all the same
+    assert {("figure", "rowname"), ("figure", "left"), ("figure", "right")} <= texts
     assert {("widget", "steps"), ("widget", "a sequence of the task")} <= texts
     # the hook leaves no name of its own in the learner's namespace
     names = set(ast.literal_eval("".join(printed)))

@@ -30,7 +30,13 @@ from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 from matplotlib.patches import PathPatch, Rectangle
 from matplotlib.path import Path
-from matplotlib.ticker import FixedLocator, MaxNLocator, NullLocator, ScalarFormatter
+from matplotlib.ticker import (
+    FixedFormatter,
+    FixedLocator,
+    MaxNLocator,
+    NullLocator,
+    ScalarFormatter,
+)
 
 from ..maths.validation import as_float_array, as_matrix
 from .bar_scale import BarScale
@@ -38,6 +44,7 @@ from .cell_image import CellImage
 from .cell_values import CellValues
 from .panel import KINDS, Panel, check_kind
 from .text_size import text_inches
+from .token_labels import Side, TokenLabels, current_families
 
 __all__ = [
     "KINDS",
@@ -212,6 +219,10 @@ def label_style(row_labels, col_labels, cell_w: float, cell_h: float, fontsize: 
 
 
 def _set_ticks(axis, labels, count: int, step: int = 1) -> None:
+    # Numbered axes are matplotlib's to draw. Token names are drawn by TokenLabels, and
+    # the Axis is hidden; it keeps them (lazily: no Tick is made until someone asks), so
+    # that get_xticklabels() and the like still answer.
+    axis.set_visible(labels is None)
     if labels is None:
         axis.set_major_locator(MaxNLocator(nbins=min(count, 8), integer=True, min_n_ticks=1))
         if not isinstance(
@@ -220,7 +231,14 @@ def _set_ticks(axis, labels, count: int, step: int = 1) -> None:
             axis.set_major_formatter(ScalarFormatter())
     else:
         axis.set_major_locator(FixedLocator(np.arange(0, count, step)))
-        axis.set_ticklabels([str(s) for s in labels[::step]])
+        axis.set_major_formatter(FixedFormatter([str(s) for s in labels[::step]]))
+
+
+def _side(labels, count: int, step: int, size: float, rotation: int = 0) -> Side | None:
+    if labels is None:
+        return None
+    texts = tuple(str(s) for s in labels[::step])
+    return Side(tuple(range(0, count, step)), texts, size, rotation, current_families())
 
 
 class Heatmap:
@@ -236,6 +254,9 @@ class Heatmap:
     colorbar : matplotlib.colorbar.Colorbar or None
         The colour strip only: a colorbar of ``Normalize(0, 1)`` with the
         image's colour map, the same for any limits.
+    labels : TokenLabels
+        The token names along the rows and columns, and the axis names
+        (:mod:`.token_labels`); numbered axes are matplotlib's.
     scale : BarScale or None
         The colorbar's tick marks and numbers, for the image's limits of the
         moment (:mod:`.bar_scale`).
@@ -289,6 +310,7 @@ class Heatmap:
         for patch in self._outline:
             patch.set_visible(False)
         self.cell_values: CellValues | None = None
+        self.labels = ax.add_artist(TokenLabels(ax, pad=0.3 * fontsize))  # the token names
         self._tick_params: dict[str, dict] = {}  # per axis: skip set_tick_params if unchanged
 
     # --- what is shown ---
@@ -444,6 +466,8 @@ class Heatmap:
         row_step, col_step = label_steps(row_labels, col_labels, cell_w, cell_h, fontsize)
         _set_ticks(ax.yaxis, row_labels, rows, row_step)
         _set_ticks(ax.xaxis, col_labels, cols, col_step)
+        self.labels.rows = _side(row_labels, rows, row_step, row_size)
+        self.labels.cols = _side(col_labels, cols, col_step, col_size, rotation)
         # y fixed at the top: nothing is drawn above the axes, so this is where
         # matplotlib would put it, without measuring every tick label to check
         ax.set_title(panel.title, fontsize=fontsize * 1.1, pad=0.6 * fontsize, y=1.0)

@@ -388,6 +388,17 @@ def run_class(tmp_path: Path, n: int, spread_s: float, arrival: str, browsers: i
             )
             for name in ("d_k", "seed", "n")
         },
+        per_slider_cpu_ms={  # empty lists when the processes' CPU could not be read
+            name: summary(
+                [
+                    t
+                    for s in rest
+                    for t, m in zip(s.timings["cpu_ms"], s.timings["moves"], strict=False)
+                    if m == name
+                ]
+            )
+            for name in ("d_k", "seed", "n")
+        },
         errors=len(failed),
         failed=failed,  # student -> why: dropped, not measured from then on
         # kernel websockets that dropped and came back (sim.Kernel reconnects as
@@ -458,6 +469,8 @@ def print_figures(f: dict) -> None:
     ]
     for name, s in f["per_slider_ms"].items():
         out.append(line(f"  new picture, {name} moves", s, "ms"))
+    for name, s in f.get("per_slider_cpu_ms", {}).items():
+        out.append(line(f"  CPU per move (server + kernel), {name} moves", s, "ms"))
     out += [
         "  kernel connections dropped and reconnected: "
         + (
