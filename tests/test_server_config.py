@@ -1,8 +1,15 @@
 """deploy/jupyterhub/server-config/jupyter_server_config.py: the students' kernel websocket,
-and no Node.js run at a server's start."""
+no Node.js run at a server's start, and kernels on Unix sockets."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -62,3 +69,76 @@ def test_a_students_server_does_not_run_node_at_start(monkeypatch, tmp_path):
     PyFileConfigLoader("jupyter_server_config.py", path=str(CONFIG)).load_config()
     assert commands.AppOptions().registry == "https://registry.yarnpkg.com"
     assert not ran.exists(), "a student's server ran node at start"
+
+
+def load(monkeypatch, runtime: str, tmp: str):
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", runtime)
+    monkeypatch.setattr(tempfile, "tempdir", tmp)
+    return PyFileConfigLoader("jupyter_server_config.py", path=str(CONFIG)).load_config()
+
+
+@pytest.fixture
+def short_tmp():
+    """A folder with a short path (pytest's tmp_path can be too deep for a Unix socket)."""
+    folder = tempfile.mkdtemp(prefix="sc", dir="/tmp")
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_kernels_use_unix_sockets_in_the_students_runtime_folder(monkeypatch, short_tmp):
+    runtime = os.path.join(short_tmp, "runtime")
+    config = load(monkeypatch, runtime, short_tmp)
+    assert config.KernelManager.transport == "ipc"
+    assert config.ServerApp.runtime_dir == runtime
+
+
+def test_a_runtime_folder_too_deep_for_a_socket_moves_to_a_private_one(monkeypatch, short_tmp):
+    deep = os.path.join(short_tmp, "a-home-with-a-very-long-user-name-indeed", "x" * 40, "runtime")
+    config = load(monkeypatch, deep, short_tmp)
+    private = os.path.join(short_tmp, f"jupyter-runtime-{os.getuid()}")
+    assert config.KernelManager.transport == "ipc"
+    assert config.ServerApp.runtime_dir == private
+    assert stat.S_IMODE(os.stat(private).st_mode) == 0o700
+    assert len(os.path.join(private, "kernel-" + "0" * 36 + "-ipc-5")) <= 107
+
+
+@pytest.mark.parametrize("how", ["open to others", "a link"])
+def test_a_private_folder_that_is_not_private_is_refused(monkeypatch, short_tmp, how):
+    deep = os.path.join(short_tmp, "y" * 90, "runtime")
+    private = os.path.join(short_tmp, f"jupyter-runtime-{os.getuid()}")
+    if how == "a link":
+        os.symlink(short_tmp, private)
+    else:
+        os.mkdir(private, 0o755)
+        os.chmod(private, 0o755)
+    config = load(monkeypatch, deep, short_tmp)
+    assert "transport" not in config.KernelManager  # TCP, as jupyter_client's default
+    assert "runtime_dir" not in config.ServerApp
+
+
+def test_a_students_server_runs_a_kernel_over_unix_sockets(short_tmp):
+    """The real thing: a Jupyter server with the students' settings starts a kernel that
+    answers over ipc:// sockets in its runtime folder."""
+    pytest.importorskip("websocket", reason="pip install websocket-client")
+    sys.path.insert(0, str(CONFIG.parents[2] / "benchmarks"))
+    try:
+        import bench_move
+    finally:
+        sys.path.pop(0)
+    with bench_move.Server(Path(short_tmp)) as server:
+        kernel = server.api("POST", "/api/kernels", json={"name": "python3"}).json()["id"]
+        runtime = Path(short_tmp) / "runtime_dir"
+        info = json.loads((runtime / f"kernel-{kernel}.json").read_text())
+        assert info["transport"] == "ipc" and info["ip"].startswith(str(runtime))
+        channel = bench_move.Channel(server, kernel, "v1")
+        channel.send("kernel_info_request", {})
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            msg, _ = channel.recv(60)
+            if msg["header"]["msg_type"] == "kernel_info_reply":
+                break
+        else:  # pragma: no cover
+            pytest.fail("the kernel did not answer over its Unix sockets in 60 s")
+        assert sorted(p.name[-5:] for p in runtime.glob(f"kernel-{kernel}-ipc-*")) == [
+            f"ipc-{k}" for k in range(1, 6)
+        ]

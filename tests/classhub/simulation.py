@@ -32,6 +32,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -314,7 +315,7 @@ c.ClassListAuthenticator.passwords = {passwords!r}
 c.Authenticator.allowed_users = set({passwords!r})
 c.Authenticator.admin_users = set()
 c.JupyterHub.spawner_class = "simple"
-c.SimpleLocalProcessSpawner.home_dir_template = "{tmp}/home/{{username}}"
+c.SimpleLocalProcessSpawner.home_dir_template = "{homes}/{{username}}"
 c.Spawner.ip = "127.0.0.1"
 c.Spawner.args = {spawner_args!r}
 c.JupyterHub.concurrent_spawn_limit = {n}
@@ -334,6 +335,7 @@ class Hub:
     run_label: str = ""  # added to the name of the run's log folder (runs/<time>-<label>)
     proc: subprocess.Popen | None = None
     seen: dict[int, tuple[float, str]] = field(default_factory=dict)  # pid -> (created, name)
+    homes: Path | None = None  # the students' homes (made by __enter__, removed by __exit__)
 
     @property
     def url(self) -> str:
@@ -342,7 +344,14 @@ class Hub:
     def __enter__(self) -> Hub:
         if not CHP.exists():
             raise RuntimeError(f"{CHP} is missing: run `make class` (npm install in {DEPLOY})")
-        (self.tmp / "home").mkdir(parents=True, exist_ok=True)
+        # The homes at a path as short as /home/<name>: a kernel's Unix sockets sit in
+        # ~/.local/share/jupyter/runtime and a socket's path holds 107 bytes at most
+        # (server-config/jupyter_server_config.py); pytest's tmp folder is deeper.
+        self.homes = Path(tempfile.mkdtemp(prefix="c", dir="/tmp"))
+        link = self.tmp / "home"  # where the homes were, for whoever looks there
+        if link.is_symlink():
+            link.unlink()
+        link.symlink_to(self.homes)
         config = self.tmp / "jupyterhub_config.py"
         config.write_text(
             HUB_CONFIG.format(
@@ -352,6 +361,7 @@ class Hub:
                 api_port=free_port(),
                 chp=str(CHP),
                 tmp=self.tmp,
+                homes=self.homes,
                 passwords=self.passwords,
                 spawner_args=["--allow-root"] if os.geteuid() == 0 else [],
                 n=max(1, len(self.passwords)),
@@ -480,6 +490,8 @@ class Hub:
             run = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
             run += f"-{self.run_label}" if self.run_label else ""
             split_log(self.log, self.keep_log.parent / "runs" / run)
+        if self.homes:
+            shutil.rmtree(self.homes, ignore_errors=True)
 
     def leftovers(self, grace_s: float = 15) -> list[str]:
         """Processes seen under the hub that still run after it stopped (then killed)."""
