@@ -136,3 +136,23 @@ def test_vector_files_get_real_text(fmt):
     if fmt == "svg":  # matplotlib's SVG writes each text's glyphs under a comment of it
         for label in h.scale.ticks()[1]:
             assert f"<!-- {label} -->".encode() in data
+
+
+def test_a_scale_seen_before_is_pasted_and_the_cache_is_bounded(monkeypatch):
+    from attnlib.pictures import bar_scale
+
+    fig, h, _ = draw("diverging", [[0.3, -1.7], [1.0, 0.2]])
+    built = []
+    original = bar_scale.BarScale._layer
+    monkeypatch.setattr(
+        bar_scale.BarScale, "_layer", lambda self, r: (built.append(1), original(self, r))[1]
+    )
+    monkeypatch.setattr(bar_scale, "MAX_LAYERS", 3)
+    renderer = fig.canvas.get_renderer()
+    for top in (2.0, 2.0, 3.0, 2.0, 4.0, 5.0, 6.0):
+        h.update([[top, -1.0], [1.0, 0.2]])
+        h.scale.draw(renderer)
+    # the limits ±2 were drawn by savefig, so 2 is pasted three times; 3, 4, 5 and 6 are
+    # built, and the oldest go as the cache holds 3
+    assert len(built) == 4 and len(h.scale._layers) == 3
+    assert [key[0] for key in h.scale._layers] == [(-4.0, 4.0), (-5.0, 5.0), (-6.0, 6.0)]

@@ -6,10 +6,11 @@ to the last, whatever the limits are. So the colour strip never changes with
 the numbers, only the scale beside it does. The strip is an ordinary
 matplotlib colorbar of a fixed ``Normalize(0, 1)``, drawn once with the
 figure's background; :class:`BarScale` writes the scale for the image's
-limits of the moment: the tick marks as one path, each number pasted from the
-glyph cache of :mod:`.cell_values`. That costs about 0.3 ms, where matplotlib
-rebuilt and drew a whole Axis for each new pair of limits (10-25 ms: a Tick
-per number, each Text laid out, measured and drawn).
+limits of the moment: the tick marks (a pixel row each) and the numbers (from
+the glyph cache of :mod:`.cell_values`) in one image, kept for limits seen
+before. That costs 0.1-0.5 ms, where matplotlib rebuilt and drew a whole Axis
+for each new pair of limits (10-25 ms: a Tick per number, each Text laid out,
+measured and drawn).
 
 The ticks and their numbers are the ones matplotlib's own colorbar would show:
 :func:`bar_ticks` asks matplotlib's ``MaxNLocator`` with the rule of its
@@ -36,6 +37,7 @@ from .cell_values import glyphs
 __all__ = ["BarScale", "bar_ticks", "tick_labels"]
 
 TICK_WIDTH = 0.8  # points, matplotlib's default (ytick.major.width)
+MAX_LAYERS = 32  # scales kept per bar, ready to paste: a few kB each
 _STEPS = [1, 2, 2.5, 5, 10]  # AutoLocator's
 
 
@@ -98,6 +100,7 @@ class BarScale(Artist):
         self.length_pt = 0.3 * fontsize
         self.pad_pt = 0.2 * fontsize
         self.fixed = None if ticks is None else np.asarray(ticks, dtype=float)
+        self._layers: dict[tuple, tuple[int, int, np.ndarray]] = {}  # (limits, box, dpi) -> image
         self.set_zorder(5)
         self.set_clip_on(False)
         self.axes = cax
@@ -126,31 +129,65 @@ class BarScale(Artist):
     def draw(self, renderer) -> None:
         if not self.get_visible():
             return
-        ys, labels, x0, x1, text_x = self._layout(renderer)
         gc = renderer.new_gc()
         gc.set_foreground("black")
-        gc.set_linewidth(TICK_WIDTH)
-        gc.set_capstyle("butt")
-        gc.set_snap(True)
-        if len(ys):
-            vertices = np.column_stack([np.repeat([[x0, x1]], len(ys), 0).ravel(), ys.repeat(2)])
-            codes = np.tile([Path.MOVETO, Path.LINETO], len(ys))
-            renderer.draw_path(gc, Path(vertices, codes), IdentityTransform())
         if isinstance(renderer, RendererAgg):
-            pixels = round(self.label_pt * renderer.points_to_pixels(1.0), 3)
-            digit_height = glyphs("0", pixels).shape[0]
-            for y, text in zip(ys, labels, strict=True):
-                mask = glyphs(text, pixels)  # (h, w), row 0 at the top
-                rgba = np.zeros((*mask.shape, 4), dtype=np.uint8)  # black, as opaque as the glyph
-                rgba[..., 3] = mask
-                top = round(y + digit_height / 2)
-                renderer.draw_image(gc, round(text_x), top - mask.shape[0], rgba[::-1])
-        else:  # PDF, SVG: real text
+            # marks and numbers as one image, kept for limits seen before (a slider move
+            # often keeps them): one paste instead of a path and an image per number
+            key = (self.image.get_clim(), tuple(self.axes.bbox.bounds), renderer.dpi)
+            layer = self._layers.get(key)
+            if layer is None:
+                layer = self._layer(renderer)
+                if len(self._layers) >= MAX_LAYERS:
+                    self._layers.pop(next(iter(self._layers)))  # the oldest
+                self._layers[key] = layer
+            left, bottom, rgba = layer
+            if rgba.size:
+                renderer.draw_image(gc, left, bottom, rgba)
+        else:  # PDF, SVG: a path and real text
+            ys, labels, x0, x1, text_x = self._layout(renderer)
+            gc.set_linewidth(TICK_WIDTH)
+            gc.set_capstyle("butt")
+            if len(ys):
+                vertices = np.column_stack(
+                    [np.repeat([[x0, x1]], len(ys), 0).ravel(), ys.repeat(2)]
+                )
+                codes = np.tile([Path.MOVETO, Path.LINETO], len(ys))
+                renderer.draw_path(gc, Path(vertices, codes), IdentityTransform())
             prop = FontProperties(size=self.label_pt)
             for y, text in zip(ys, labels, strict=True):
                 _, h, d = renderer.get_text_width_height_descent(text, prop, False)
                 renderer.draw_text(gc, text_x, y - (h - d) / 2, text, prop, 0)
         gc.restore()
+
+    def _layer(self, renderer) -> tuple[int, int, np.ndarray]:
+        # (left, bottom, RGBA with row 0 at the bottom): black marks, one pixel row each
+        # (a 0.8 pt line snapped to the pixel grid), and the numbers beside them
+        ys, labels, x0, x1, text_x = self._layout(renderer)
+        pixels = round(self.label_pt * renderer.points_to_pixels(1.0), 3)
+        digit_height = glyphs("0", pixels).shape[0]
+        thick = max(1, round(TICK_WIDTH * renderer.points_to_pixels(1.0)))
+        masks = [glyphs(text, pixels) for text in labels]
+        if not masks:
+            return 0, 0, np.zeros((0, 0, 4), dtype=np.uint8)
+        left, right = math.floor(x0), round(text_x) + max(m.shape[1] for m in masks)
+        top = max(round(y + digit_height / 2) for y in ys) + thick
+        bottom = min(
+            round(y + digit_height / 2) - m.shape[0] for y, m in zip(ys, masks, strict=True)
+        )
+        bottom = min(bottom, min(round(y) for y in ys) - thick)
+        alpha = np.zeros((top - bottom, right - left), dtype=np.uint8)  # row 0 at the top
+        for y, mask in zip(ys, masks, strict=True):
+            row = top - round(y + thick / 2)  # the mark's first pixel row, from the top
+            alpha[row : row + thick, round(x0) - left : round(x1) - left] = 255
+            first = top - round(y + digit_height / 2)
+            window = alpha[first : first + mask.shape[0], round(text_x) - left :][
+                :, : mask.shape[1]
+            ]
+            np.maximum(window, mask[: window.shape[0], : window.shape[1]], out=window)
+        rgba = np.zeros((*alpha.shape, 4), dtype=np.uint8)  # black, as opaque as the ink
+        rgba[..., 3] = alpha
+        return left, bottom, rgba[::-1].copy()
 
     def get_window_extent(self, renderer=None) -> Bbox:
         """The marks and numbers, in display pixels (for ``bbox_inches="tight"``)."""

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from . import servers
+from . import pages, servers
 from .pages import Tab
 
 ARTIFACTS = servers.ARTIFACTS
@@ -203,6 +203,7 @@ def _contexts(browser):
         if key not in made:
             made[key] = browser.new_context(viewport={"width": 1280, "height": 900})
             made[key].set_default_timeout(30_000)
+            made[key].add_init_script(pages.TIMING_INIT_JS)  # times the steps of a move
         return made[key]
 
     yield context

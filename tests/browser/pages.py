@@ -371,19 +371,71 @@ _MARK_EXPLORERS_JS = """() => {
     window.__bt = {keydown: null, loaded: null};
     for (const start of ['keydown', 'mousedown'])
       document.addEventListener(start, () => {
-        window.__bt.keydown = performance.now(); window.__bt.loaded = null;
+        // the steps of one move (TIMING_INIT_JS fills in `sent` and `picture`)
+        Object.assign(window.__bt, {keydown: performance.now(), loaded: null, sent: null,
+                                    picture: null, src: null, load: null});
       }, true);
   }
   found.forEach(el => {
     if (el.__btHooked) return;
     el.__btHooked = true;
     el.addEventListener('load', (e) => {
-      if (e.target.tagName === 'IMG')
-        requestAnimationFrame(() => { window.__bt.loaded = performance.now(); });
+      if (e.target.tagName !== 'IMG') return;
+      if (window.__bt.load === null) window.__bt.load = performance.now();
+      requestAnimationFrame(() => { window.__bt.loaded = performance.now(); });
     }, true);
+    new MutationObserver(() => {
+      if (window.__bt.keydown !== null && window.__bt.src === null)
+        window.__bt.src = performance.now();
+    }).observe(el, {subtree: true, attributes: true, attributeFilter: ['src']});
   });
   return found.length;
 }"""
+
+# Given to every page before its scripts run (conftest's browser contexts): the kernel
+# websocket, wrapped to time a move's first message out after the keydown (the slider's
+# update) and its first large message in (the new picture, tens of kB).
+TIMING_INIT_JS = """(() => {
+  const Plain = window.WebSocket;
+  if (!Plain || Plain.__btTimed) return;
+  const PICTURE_BYTES = 10000;
+  function Timed(...args) {
+    const ws = new Plain(...args);
+    ws.addEventListener('message', (e) => {
+      const bt = window.__bt;
+      const size = e.data.byteLength ?? e.data.size ?? e.data.length ?? 0;
+      if (bt && bt.keydown !== null && bt.picture === null && size > PICTURE_BYTES)
+        bt.picture = performance.now();
+    });
+    const send = ws.send.bind(ws);
+    ws.send = (data) => {
+      const bt = window.__bt;
+      if (bt && bt.keydown !== null && bt.sent === null) bt.sent = performance.now();
+      return send(data);
+    };
+    return ws;
+  }
+  Timed.prototype = Plain.prototype;
+  for (const k of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Timed[k] = Plain[k];
+  Timed.__btTimed = true;
+  window.WebSocket = Timed;
+})();"""
+
+#: The steps of a move, in the order they happen (ms after the keydown or mouse-down):
+#: the slider's update leaves the page, the new picture's message arrives, the picture
+#: element gets its new src, the picture has loaded, the next frame after that.
+MOVE_STEPS = ("sent", "picture", "src", "load", "loaded")
+
+
+def move_steps(page) -> dict[str, float | None]:
+    """When each of MOVE_STEPS happened in the last move, in ms after its keydown
+    (None: not seen, e.g. a page opened without TIMING_INIT_JS)."""
+    return page.evaluate(
+        """(steps) => Object.fromEntries(steps.map(k => [k,
+             window.__bt[k] == null ? null : window.__bt[k] - window.__bt.keydown]))""",
+        list(MOVE_STEPS),
+    )
+
 
 _PICTURES_JS = """(i) => {
   const el = document.querySelector(`[data-bt-explorer="${i}"]`);

@@ -1114,6 +1114,13 @@ def browser_student(
             shot = hub.tmp / f"{student.name}.png"
             page.screenshot(path=str(shot))
             result["screenshot"] = str(shot)
+        except Exception:
+            # what the student saw when it went wrong, beside the run's logs
+            where = hub.keep_log.parent if hub.keep_log else hub.tmp
+            with contextlib.suppress(Exception):
+                where.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(where / f"{student.name}-failed.png"))
+            raise
         finally:
             browser.close()
     return result
