@@ -23,6 +23,10 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # here), and its start-up walk over every server setting is what printed the
 # ServerApp.token deprecation warning.
 JUPYTER_FLAGS := --ServerApp.jpserver_extensions=notebook_shim=False $(ROOT_FLAG)
+# jupyter/server: the students' server settings of a class, for a learner's own server
+# too (the kernel websocket sends each message at once: a slider's new picture no longer
+# waits behind its echo). Searched before any JUPYTER_CONFIG_PATH of the user's.
+SERVER_CONFIG_PATH := JUPYTER_CONFIG_PATH=$(CURDIR)/jupyter/server$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH))
 
 # EDITION=zh (make lab EDITION=zh, make present EDITION=zh): the Chinese edition. What an
 # edition needs (notebooks folder, JupyterLab settings folder, the pip extra of its
@@ -49,7 +53,7 @@ LAB_EXTRA := $(filter-out -,$(word 3,$(EDITION_RECORD)))
 endif
 
 lab: $(VENV)/.installed-notebook $(if $(LAB_EXTRA),$(VENV)/.installed-$(LAB_EXTRA))
-	$(BIN)/jupyter lab --ServerApp.root_dir=$(NOTEBOOK_DIR) \
+	$(SERVER_CONFIG_PATH) $(BIN)/jupyter lab --ServerApp.root_dir=$(NOTEBOOK_DIR) \
 	    --LabApp.app_settings_dir=$(LAB_SETTINGS) $(JUPYTER_FLAGS) $(LAB_ARGS)
 
 # pytest-xdist: one worker per core (PYTEST_WORKERS=1 for one process). A file's

@@ -142,3 +142,19 @@ def test_a_students_server_runs_a_kernel_over_unix_sockets(short_tmp):
         assert sorted(p.name[-5:] for p in runtime.glob(f"kernel-{kernel}-ipc-*")) == [
             f"ipc-{k}" for k in range(1, 6)
         ]
+
+
+def test_make_lab_gets_the_students_server_settings(monkeypatch, short_tmp):
+    """jupyter/server (JUPYTER_CONFIG_PATH of `make lab` and of the browser tests' servers)
+    loads the students' server settings: a learner's own picture does not wait either."""
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", short_tmp)
+    project = CONFIG.parents[2] / "jupyter" / "server"
+    config = PyFileConfigLoader("jupyter_server_config.py", path=str(project)).load_config()
+    students = PyFileConfigLoader("jupyter_server_config.py", path=str(CONFIG)).load_config()
+    assert config.ServerApp.kernel_websocket_connection_class.__name__ == "NoDelayKernelWebsocket"
+    assert config.KernelManager.transport == students.KernelManager.transport == "ipc"
+    # the class's JSON settings (idle kernels culled after 20 minutes) are not a learner's
+    assert "cull_idle_timeout" not in config.MappingKernelManager
+    makefile = (CONFIG.parents[2] / "Makefile").read_text()
+    assert "JUPYTER_CONFIG_PATH=$(CURDIR)/jupyter/server" in makefile
+    assert "$(SERVER_CONFIG_PATH) $(BIN)/jupyter lab" in makefile

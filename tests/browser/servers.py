@@ -267,6 +267,7 @@ def start_jupyter(
     project's settings (as `make lab`; LAB_SETTINGS_ZH as `make lab EDITION=zh`) and
     everything a user keeps under `home`."""
     env = isolated_env(home)
+    env["JUPYTER_CONFIG_PATH"] = str(PROJECT_JUPYTER / "server")  # as `make lab` sets it
     port, token = free_port(), secrets.token_hex(24)
     cls = {"lab": "LabApp", "notebook": "JupyterNotebookApp"}[app]
     for name in ("user-settings", "workspaces"):

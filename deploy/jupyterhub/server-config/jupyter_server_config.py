@@ -7,6 +7,8 @@
 # picture, the readout under it): measured with benchmarks/bench_move.py, the readout
 # arrived about 30 ms after the picture with Nagle, 3 ms after without.
 
+import os
+
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 
 
@@ -51,7 +53,6 @@ else:
 # its place, made with mode 700 and refused if it is a link, another user's, or open to
 # others; failing both, the kernels keep TCP.
 def _kernel_socket_folder():
-    import os
     import stat
     import tempfile
 
@@ -74,7 +75,7 @@ def _kernel_socket_folder():
     return private if len(os.path.join(private, longest)) <= 107 else None
 
 
-_sockets = _kernel_socket_folder()
+_sockets = None if os.name == "nt" else _kernel_socket_folder()  # zmq has no ipc on Windows
 if _sockets is not None:
     c.KernelManager.transport = "ipc"  # noqa: F821
     c.ServerApp.runtime_dir = _sockets  # noqa: F821  (the kernels' connection files go here)
