@@ -48,34 +48,15 @@ else:
 # student's notebook waits for it until someone restarts the kernel by hand: one student
 # of twenty in a `make class` run on 2026-12-01. Unix sockets need no ports, and they sit
 # in the student's own runtime folder (mode 700), where other users cannot reach them.
-# A socket's path holds at most 107 bytes: when the runtime folder is too deep for a
-# kernel's sockets (a long user name), a private folder of the student's in /tmp takes
-# its place, made with mode 700 and refused if it is a link, another user's, or open to
-# others; failing both, the kernels keep TCP.
-def _kernel_socket_folder():
-    import stat
-    import tempfile
-
+# A socket's path holds at most 107 bytes: /home/<name>/.local/share/jupyter/runtime/
+# leaves room for names of up to 22 characters. A runtime folder deeper than that (a
+# longer name, JUPYTER_RUNTIME_DIR set deep) keeps TCP, and the race with it.
+def _sockets_fit() -> bool:
     from jupyter_core.paths import jupyter_runtime_dir
 
     longest = "kernel-" + "0" * 36 + "-ipc-5"  # kernel-<id>-ipc-<1..5>, beside kernel-<id>.json
-    runtime = jupyter_runtime_dir()
-    if len(os.path.join(runtime, longest)) <= 107:
-        return runtime
-    private = os.path.join(tempfile.gettempdir(), f"jupyter-runtime-{os.getuid()}")
-    try:
-        os.mkdir(private, 0o700)
-    except FileExistsError:
-        pass
-    except OSError:
-        return None
-    found = os.lstat(private)
-    if stat.S_ISLNK(found.st_mode) or found.st_uid != os.getuid() or found.st_mode & 0o077:
-        return None
-    return private if len(os.path.join(private, longest)) <= 107 else None
+    return len(os.path.join(jupyter_runtime_dir(), longest)) <= 107
 
 
-_sockets = None if os.name == "nt" else _kernel_socket_folder()  # zmq has no ipc on Windows
-if _sockets is not None:
+if os.name != "nt" and _sockets_fit():  # zmq has no ipc on Windows
     c.KernelManager.transport = "ipc"  # noqa: F821
-    c.ServerApp.runtime_dir = _sockets  # noqa: F821  (the kernels' connection files go here)
