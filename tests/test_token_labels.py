@@ -12,8 +12,9 @@ from matplotlib.figure import Figure
 
 from attnlib import set_language, toy_example
 from attnlib.pictures.fonts import figure_fonts
+from attnlib.pictures.glyphs import text_bitmap
 from attnlib.pictures.heatmap import heatmap
-from attnlib.pictures.token_labels import TokenLabels, text_bitmap
+from attnlib.pictures.token_labels import TokenLabels
 
 LONG = ["the", "cat", "because", "it", "was", "warm", "and", "extraordinarily"]
 

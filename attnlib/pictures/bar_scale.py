@@ -7,7 +7,7 @@ the numbers, only the scale beside it does. The strip is an ordinary
 matplotlib colorbar of a fixed ``Normalize(0, 1)``, drawn once with the
 figure's background; :class:`BarScale` writes the scale for the image's
 limits of the moment: the tick marks (a pixel row each) and the numbers (from
-the glyph cache of :mod:`.cell_values`) in one image, kept for limits seen
+the glyph cache of :mod:`.glyphs`) in one image, kept for limits seen
 before. That costs 0.1-0.5 ms, where matplotlib rebuilt and drew a whole Axis
 for each new pair of limits (10-25 ms: a Tick per number, each Text laid out,
 measured and drawn).
@@ -32,7 +32,7 @@ from matplotlib.path import Path
 from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import Bbox, IdentityTransform
 
-from .cell_values import glyphs
+from .glyphs import glyphs
 
 __all__ = ["BarScale", "bar_ticks", "tick_labels"]
 

@@ -2,7 +2,7 @@
 
 A matplotlib Text costs about 0.4 ms to draw, so the 128 values of two 8 × 8
 heatmaps would cost about 50 ms a frame. :class:`CellValues` rasterises each
-distinct string once (``functools.lru_cache``), pastes them all into one
+distinct string once (:mod:`.glyphs`), pastes them all into one
 transparent layer the size of the axes, and draws that layer as one image.
 Vector back ends (PDF, SVG) get real text instead, sharp at any zoom.
 """
@@ -10,13 +10,14 @@ Vector back ends (PDF, SVG) get real text instead, sharp at any zoom.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import RendererAgg
-from matplotlib.font_manager import FontProperties, findfont, get_font
+from matplotlib.font_manager import FontProperties
 from matplotlib.image import AxesImage
+
+from .glyphs import glyphs
 
 __all__ = ["CellValues", "format_value"]
 
@@ -36,19 +37,6 @@ def format_value(value: float) -> str:
     size = abs(value)
     text = f"{value:.2f}" if size < 9.995 else f"{value:.1f}" if size < 99.95 else f"{value:.0f}"
     return text.replace("-", "\u2212")
-
-
-@lru_cache(maxsize=4096)
-def glyphs(text: str, pixels: float) -> np.ndarray:
-    """The coverage of `text` at `pixels` px: a (h, w) uint8 array, row 0 at the top."""
-    font = get_font(findfont(FontProperties()))
-    font.clear()
-    font.set_size(pixels, 72)  # size in pixels: `pixels` pt at 72 dpi
-    font.set_text(text, 0.0)
-    font.draw_glyphs_to_bitmap(antialiased=True)
-    mask = np.asarray(font.get_image()).copy()
-    mask.setflags(write=False)  # shared by every caller through the cache
-    return mask
 
 
 class CellValues(Artist):

@@ -42,9 +42,10 @@ from ..maths.validation import as_float_array, as_matrix
 from .bar_scale import BarScale
 from .cell_image import CellImage
 from .cell_values import CellValues
+from .glyphs import current_families
 from .panel import KINDS, Panel, check_kind
 from .text_size import text_inches
-from .token_labels import Side, TokenLabels, current_families
+from .token_labels import Side, TokenLabels
 
 __all__ = [
     "KINDS",
