@@ -268,7 +268,19 @@ def start_jupyter(
     everything a user keeps under `home`."""
     env = isolated_env(home)
     env["JUPYTER_CONFIG_PATH"] = str(PROJECT_JUPYTER / "server")  # as `make lab` sets it
-    port, token = free_port(), secrets.token_hex(24)
+    for attempt in range(3):
+        # free_port() lets go of the port it found: another worker's server can take it
+        # first ("could not be started because port ... is not available"); try another
+        try:
+            return _start_jupyter_on(app, root_dir, home, log, settings, env, free_port())
+        except RuntimeError as err:
+            if "is not available" not in str(err) or attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _start_jupyter_on(app, root_dir, home, log, settings, env, port) -> Server:
+    token = secrets.token_hex(24)
     cls = {"lab": "LabApp", "notebook": "JupyterNotebookApp"}[app]
     for name in ("user-settings", "workspaces"):
         (home / name).mkdir(exist_ok=True)

@@ -155,3 +155,24 @@ def test_conflict_pattern(text, conflict):
 )  # fmt: skip
 def test_missing_glyph_pattern(text, missing):
     assert bool(pages.MISSING_GLYPH.search(text)) is missing
+
+
+def test_a_server_whose_port_was_taken_starts_again_on_another(monkeypatch, tmp_path):
+    # free_port() lets go of the port it found; another worker's server may take it first
+    ports, started = [], object()
+
+    def start_on(app, root_dir, home, log, settings, env, port):
+        ports.append(port)
+        if len(ports) == 1:
+            raise RuntimeError("jupyter lab exited with 1:\n... port 1 is not available.")
+        return started
+
+    monkeypatch.setattr(servers, "_start_jupyter_on", start_on)
+    assert servers.start_jupyter("lab", tmp_path, tmp_path, tmp_path / "log") is started
+    assert len(ports) == 2
+    # any other failure is not retried
+    monkeypatch.setattr(
+        servers, "_start_jupyter_on", lambda *a: (_ for _ in ()).throw(RuntimeError("broken"))
+    )
+    with pytest.raises(RuntimeError, match="broken"):
+        servers.start_jupyter("lab", tmp_path, tmp_path, tmp_path / "log")
