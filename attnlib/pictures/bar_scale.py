@@ -32,7 +32,7 @@ from matplotlib.path import Path
 from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import Bbox, IdentityTransform
 
-from .glyphs import glyphs
+from .glyphs import glyphs, ink_layer
 
 __all__ = ["BarScale", "bar_ticks", "tick_labels"]
 
@@ -161,33 +161,18 @@ class BarScale(Artist):
         gc.restore()
 
     def _layer(self, renderer) -> tuple[int, int, np.ndarray]:
-        # (left, bottom, RGBA with row 0 at the bottom): black marks, one pixel row each
-        # (a 0.8 pt line snapped to the pixel grid), and the numbers beside them
+        # black marks, one pixel row each (a 0.8 pt line snapped to the pixel grid), and
+        # the numbers beside them, as one image
         ys, labels, x0, x1, text_x = self._layout(renderer)
         pixels = round(self.label_pt * renderer.points_to_pixels(1.0), 3)
         digit_height = glyphs("0", pixels).shape[0]
         thick = max(1, round(TICK_WIDTH * renderer.points_to_pixels(1.0)))
-        masks = [glyphs(text, pixels) for text in labels]
-        if not masks:
-            return 0, 0, np.zeros((0, 0, 4), dtype=np.uint8)
-        left, right = math.floor(x0), round(text_x) + max(m.shape[1] for m in masks)
-        top = max(round(y + digit_height / 2) for y in ys) + thick
-        bottom = min(
-            round(y + digit_height / 2) - m.shape[0] for y, m in zip(ys, masks, strict=True)
-        )
-        bottom = min(bottom, min(round(y) for y in ys) - thick)
-        alpha = np.zeros((top - bottom, right - left), dtype=np.uint8)  # row 0 at the top
-        for y, mask in zip(ys, masks, strict=True):
-            row = top - round(y + thick / 2)  # the mark's first pixel row, from the top
-            alpha[row : row + thick, round(x0) - left : round(x1) - left] = 255
-            first = top - round(y + digit_height / 2)
-            window = alpha[first : first + mask.shape[0], round(text_x) - left :][
-                :, : mask.shape[1]
-            ]
-            np.maximum(window, mask[: window.shape[0], : window.shape[1]], out=window)
-        rgba = np.zeros((*alpha.shape, 4), dtype=np.uint8)  # black, as opaque as the ink
-        rgba[..., 3] = alpha
-        return left, bottom, rgba[::-1].copy()
+        mark = np.full((thick, round(x1) - round(x0)), 255, dtype=np.uint8)
+        pieces = []
+        for y, text in zip(ys, labels, strict=True):
+            pieces.append((mark, round(x0), round(y + thick / 2)))
+            pieces.append((glyphs(text, pixels), round(text_x), round(y + digit_height / 2)))
+        return ink_layer(pieces)
 
     def get_window_extent(self, renderer=None) -> Bbox:
         """The marks and numbers, in display pixels (for ``bbox_inches="tight"``)."""

@@ -16,7 +16,7 @@ from matplotlib import ft2font, rcParams
 from matplotlib.backends.backend_agg import get_hinting_flag
 from matplotlib.font_manager import FontProperties, findfont, get_font
 
-__all__ = ["current_families", "glyphs", "text_bitmap"]
+__all__ = ["current_families", "glyphs", "ink_layer", "text_bitmap"]
 
 
 def current_families() -> tuple[str, ...]:
@@ -82,3 +82,28 @@ def text_bitmap(text: str, pixels: float, families: tuple[str, ...]) -> tuple[np
 def glyphs(text: str, pixels: float) -> np.ndarray:
     """`text` at `pixels` px in the current fonts: its coverage, (h, w) uint8, row 0 at the top."""
     return text_bitmap(text, pixels, current_families())[0]
+
+
+def ink_layer(pieces) -> tuple[int, int, np.ndarray]:
+    """Coverages pasted into one black image, ready for ``renderer.draw_image``.
+
+    `pieces` are ``(mask, left, top)``: a (h, w) uint8 coverage (row 0 at the
+    top) and the display pixel of its top-left corner (y upwards). Returns
+    ``(left, bottom, rgba)``, the image with row 0 at the bottom, as
+    ``draw_image`` wants it; where pieces overlap, the darker ink wins.
+    """
+    pieces = [p for p in pieces if p[0].size]
+    if not pieces:
+        return 0, 0, np.zeros((0, 0, 4), dtype=np.uint8)
+    left = min(x for _, x, _ in pieces)
+    right = max(x + mask.shape[1] for mask, x, _ in pieces)
+    top = max(y for _, _, y in pieces)
+    bottom = min(y - mask.shape[0] for mask, _, y in pieces)
+    alpha = np.zeros((top - bottom, right - left), dtype=np.uint8)  # row 0 at the top
+    for mask, x, y in pieces:
+        h, w = mask.shape
+        window = alpha[top - y : top - y + h, x - left : x - left + w]
+        np.maximum(window, mask, out=window)
+    rgba = np.zeros((*alpha.shape, 4), dtype=np.uint8)  # black, as opaque as the ink
+    rgba[..., 3] = alpha
+    return left, bottom, rgba[::-1].copy()

@@ -25,7 +25,7 @@ from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.font_manager import FontProperties
 from matplotlib.transforms import Bbox
 
-from .glyphs import text_bitmap
+from .glyphs import ink_layer, text_bitmap
 
 __all__ = ["Side", "TokenLabels"]
 
@@ -129,29 +129,16 @@ class TokenLabels(Artist):
         gc = renderer.new_gc()
         gc.set_foreground("black")
         if isinstance(renderer, RendererAgg):
-            for which in (0, 1):
-                mine = [p for p in pieces if p[0] == which]
-                if mine:
-                    self._draw_layer(renderer, gc, mine)
+            for which in (0, 1):  # each side's names as one image
+                left, bottom, rgba = ink_layer((m, x, y) for w, m, x, y in pieces if w == which)
+                if rgba.size:
+                    renderer.draw_image(gc, left, bottom, rgba)
         else:  # PDF, SVG: real text
             self._draw_text(renderer, gc)
         gc.restore()
         self._place_axis_names(renderer, pieces)
         for label in self._axis_names():
             label.draw(renderer)
-
-    @staticmethod
-    def _draw_layer(renderer, gc, pieces) -> None:
-        # every name of one side pasted into one transparent layer, drawn as one image
-        left = min(p[2] for p in pieces)
-        right = max(p[2] + p[1].shape[1] for p in pieces)
-        top = max(p[3] for p in pieces)
-        bottom = min(p[3] - p[1].shape[0] for p in pieces)
-        layer = np.zeros((top - bottom, right - left, 4), dtype=np.uint8)  # row 0 at the top
-        for _, mask, x, y in pieces:
-            window = layer[top - y : top - y + mask.shape[0], x - left : x - left + mask.shape[1]]
-            window[..., 3] = np.maximum(window[..., 3], mask)  # black: RGB stays 0
-        renderer.draw_image(gc, left, bottom, layer[::-1])  # draw_image wants row 0 at the bottom
 
     def _draw_text(self, renderer, gc) -> None:
         # each name's baseline start in display pixels (y up), as the Agg layer places it
