@@ -168,6 +168,38 @@ def test_cell_values_only_when_small_and_they_are_drawn():
     assert (render(with_values) != render(without)).any()
 
 
+@pytest.mark.parametrize(
+    ("matrix", "size", "overlap"),
+    [
+        (np.random.default_rng(0).normal(size=(6, 6)) * 3, (3, 3), False),
+        (np.random.default_rng(1).normal(size=(8, 5)), (2.5, 4), False),  # light and dark ink
+        (np.full((4, 4), -888888.8) + np.eye(4) * 1.5e6, (1.2, 1.2), True),  # wider than a cell
+        (np.ma.masked_less(np.arange(9.0).reshape(3, 3) - 4, -2), (2, 2), False),  # blanks
+    ],
+)
+def test_cell_values_blended_into_the_canvas_are_the_layer_that_agg_would_draw(
+    matrix, size, overlap, monkeypatch
+):
+    # The reference is the layer of every value drawn as an image by RendererAgg.draw_image
+    # (what a renderer that is not plain Agg gets); the fast path blends only inked pixels.
+    from attnlib.pictures import cell_values
+
+    fig = Figure(figsize=size, dpi=100)
+    ax = fig.add_axes((0.05, 0.05, 0.9, 0.9))
+    h = heatmap(ax, matrix, values=True, min_value_cell=0.0, colorbar=False)
+    layers = []
+    original = cell_values._layer
+    monkeypatch.setattr(cell_values, "_layer", lambda *a: layers.append(1) or original(*a))
+    fast = render(fig)
+    assert bool(layers) is overlap  # boxes that overlap take the layer's way
+    monkeypatch.setattr(cell_values, "writable_pixels", lambda renderer: None)
+    usual = render(fig)
+    differ = (fast != usual).any(axis=-1)
+    assert not differ.any(), f"{differ.sum()} pixels differ, first at {np.argwhere(differ)[:3]}"
+    h.cell_values.set_visible(False)
+    assert (render(fig) != fast).any()  # and there were values to draw
+
+
 def test_cell_value_text_is_light_on_dark_cells_and_dark_on_light_cells():
     fig = Figure(figsize=(2, 1), dpi=100)
     ax = fig.add_axes((0, 0, 1, 1))

@@ -35,6 +35,33 @@ def _font_files(families: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(files)
 
 
+#: The characters numbers are written with. A string of only these is laid out from
+#: each character's step to the next (:func:`_numeric_layout`): matplotlib's
+#: layout of a whole string costs about 0.15 ms, and a slider move that brings new
+#: numbers writes dozens of strings never seen before.
+NUMERIC = frozenset("0123456789.\u2212-+")
+
+#: Strings whose layout from neighbouring steps is checked against matplotlib's own,
+#: once per font and size, before any number is laid out that way (every character of
+#: NUMERIC after every other, at several places in a string).
+_PROBES = (
+    "\u22120.123456789",
+    "9876543210.\u2212",
+    "1.05",
+    "\u221212.3",
+    "\u2212150",
+    "+0.5-7",
+    "13579.02468",
+    "0.00",
+    "99.9",
+    "11",
+    "77.7",
+    "4.44",
+    "\u2212\u22121",
+    "-.-+",
+)
+
+
 @lru_cache(maxsize=4096)
 def text_bitmap(text: str, pixels: float, families: tuple[str, ...]) -> tuple[np.ndarray, int]:
     """`text` at `pixels` px in `families`: its coverage, a (h, w) uint8 array with row 0 at
@@ -42,7 +69,10 @@ def text_bitmap(text: str, pixels: float, families: tuple[str, ...]) -> tuple[np
 
     Laid out and rendered as matplotlib's Agg renderer does it in this version
     (glyph by glyph from ``FT2Font._layout`` since matplotlib 3.11, the whole
-    string with ``set_text`` before), from a whole-pixel origin.
+    string with ``set_text`` before), from a whole-pixel origin. Each glyph is
+    rendered once per sub-pixel position, and a number (:data:`NUMERIC`) is laid
+    out from its neighbouring characters' steps where that gives matplotlib's
+    layout (:func:`_numeric_layout`).
     """
     font = get_font(list(_font_files(families)))
     font.clear()
@@ -53,16 +83,14 @@ def text_bitmap(text: str, pixels: float, families: tuple[str, ...]) -> tuple[np
         mask = np.asarray(font.get_image()).copy()
         mask.setflags(write=False)
         return mask, round(font.get_descent() / 64)
-    flags = get_hinting_flag()
+    placed = _numeric_layout(text, pixels, families) if NUMERIC.issuperset(text) else None
+    if placed is None:
+        placed = _layout(font, text)
     pieces = []  # (left, top measured downwards from the baseline, coverage)
-    for item in font._layout(text, flags=flags):
-        glyph_font = item.ft_object
-        glyph_font.set_size(pixels, 72)
-        glyph_font._set_transform(
-            [[0x10000, 0], [0, 0x10000]], [round(0x40 * item.x), round(0x40 * item.y)]
-        )
-        bitmap = glyph_font._render_glyph(item.glyph_index, flags, ft2font.RenderMode.NORMAL)
-        pieces.append((bitmap.left, -bitmap.top, np.asarray(bitmap.buffer)))
+    for glyph_font, index, x, y in placed:
+        dx, dy = round(0x40 * x), round(0x40 * y)  # 26.6 fixed point, as matplotlib sets it
+        left, top, coverage = _glyph(glyph_font, index, pixels, dx % 0x40, dy % 0x40)
+        pieces.append((left + dx // 0x40, top - dy // 0x40, coverage))
     pieces = [p for p in pieces if p[2].size]
     if not pieces:
         return np.zeros((0, 0), dtype=np.uint8), 0
@@ -77,6 +105,71 @@ def text_bitmap(text: str, pixels: float, families: tuple[str, ...]) -> tuple[np
         np.maximum(window, coverage, out=window)
     mask.setflags(write=False)  # shared by every caller through the cache
     return mask, max(bottom, 0)
+
+
+def _layout(font, text: str) -> list[tuple]:
+    # matplotlib's own layout: (font of the glyph, glyph index, x, y) per character
+    items = font._layout(text, flags=get_hinting_flag())
+    return [(item.ft_object, item.glyph_index, item.x, item.y) for item in items]
+
+
+@lru_cache(maxsize=2048)
+def _glyph(glyph_font, index: int, pixels: float, dx: int, dy: int):
+    # One glyph rendered as matplotlib renders it, moved by (dx, dy)/64 px (0 <= dx, dy < 64):
+    # (left, top measured downwards from the baseline, coverage). A whole-pixel move shifts
+    # FreeType's outline, and so its bitmap, by whole pixels: the rest is added outside.
+    glyph_font.set_size(pixels, 72)
+    glyph_font._set_transform([[0x10000, 0], [0, 0x10000]], [dx, dy])
+    bitmap = glyph_font._render_glyph(index, get_hinting_flag(), ft2font.RenderMode.NORMAL)
+    coverage = np.array(bitmap.buffer, dtype=np.uint8)  # (h, w), a copy
+    coverage.setflags(write=False)
+    return bitmap.left, -bitmap.top, coverage
+
+
+def _compose(text: str, table: tuple[dict, dict]) -> list[tuple]:
+    # `text` laid out from each character's glyph and the step from one character to the next
+    glyph, step = table
+    placed, x = [], 0.0
+    for k, char in enumerate(text):
+        if k:
+            x += step[text[k - 1 : k + 1]]
+        placed.append((*glyph[char], x, 0.0))
+    return placed
+
+
+@lru_cache(maxsize=64)
+def _number_table(pixels: float, families: tuple[str, ...]) -> tuple[dict, dict] | None:
+    # The glyph (font, index) of each NUMERIC character and the step (advance and kerning)
+    # between each ordered pair, read from matplotlib's layout of one string that holds
+    # every pair; None where numbers laid out from them would not come out as matplotlib
+    # lays them out (a ligature, kerning over three characters), checked on _PROBES.
+    font = get_font(list(_font_files(families)))
+    font.clear()
+    font.set_size(pixels, 72)
+    chars = sorted(NUMERIC)
+    every_pair = "".join(a + b for a in chars for b in chars)
+    placed = _layout(font, every_pair)
+    if len(placed) != len(every_pair) or any(p[3] != 0.0 for p in placed):
+        return None
+    glyph, step = {}, {}
+    for k, char in enumerate(every_pair):
+        if glyph.setdefault(char, placed[k][:2]) != placed[k][:2]:
+            return None
+        if k:
+            pair, size = every_pair[k - 1 : k + 1], placed[k][2] - placed[k - 1][2]
+            if step.setdefault(pair, size) != size:
+                return None
+    table = (glyph, step)
+    if any(_compose(text, table) != _layout(font, text) for text in _PROBES):
+        return None
+    return table
+
+
+def _numeric_layout(text: str, pixels: float, families: tuple[str, ...]) -> list[tuple] | None:
+    """A number's layout without matplotlib's whole-string layout, or None where it would
+    not be the same (checked once per font and size, :func:`_number_table`)."""
+    table = _number_table(pixels, families) if text else None
+    return None if table is None else _compose(text, table)
 
 
 def glyphs(text: str, pixels: float) -> np.ndarray:
