@@ -3,7 +3,8 @@
 Here live one heatmap on a given Axes (:mod:`.heatmap`, with the numbers in
 its cells from :mod:`.cell_values`, its colorbar's scale from :mod:`.bar_scale`
 and its token names from :mod:`.token_labels`, all pasted from
-:mod:`.glyphs`), the panel description and figure geometry (:mod:`.layout`),
+:mod:`.glyphs`, the numbers blended straight into
+Agg's pixels by :mod:`.agg_blend`), the panel description and figure geometry (:mod:`.layout`),
 the chapter's figures (:mod:`.plotting`), the experiments' charts
 (:mod:`.charts`), the fast redraw of one persistent figure (:mod:`.redraw`)
 and the Chinese font shipped with attnlib (:mod:`.fonts`, ``font_files/``).
