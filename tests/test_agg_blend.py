@@ -84,7 +84,7 @@ def test_the_clip_window_is_the_pixels_agg_lets_an_image_touch(edges):
     assert np.array_equal(touched, expected)
 
 
-def test_only_a_plain_agg_renderer_is_written_to():
+def test_only_an_agg_renderer_is_written_to():
     from matplotlib.backends.backend_svg import RendererSVG
 
     assert writable_pixels(RendererAgg(4, 4, 72)).shape == (4, 4, 4)

@@ -26,8 +26,8 @@ __all__ = ["blend_ink", "clip_window", "writable_pixels"]
 
 def writable_pixels(renderer) -> np.ndarray | None:
     """The canvas's pixels, (H, W, 4) uint8 with row 0 at the top, or None if `renderer`
-    is not a plain Agg renderer (PDF, SVG, or Agg inside a mixed-mode renderer)."""
-    if type(renderer) is not RendererAgg:
+    is not an Agg renderer (PDF, SVG)."""
+    if not isinstance(renderer, RendererAgg):
         return None
     return np.asarray(renderer.buffer_rgba())
 

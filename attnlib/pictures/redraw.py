@@ -11,7 +11,8 @@ Three paths, by what changed since the last picture:
   that layout's background from the cache, draw the moving artists.
 - A new layout: draw the figure once without the moving artists, keep those
   pixels (zlib-compressed, about 0.1 MB each) as that layout's background,
-  then draw the moving artists on top.
+  then draw the moving artists on top. Its text is drawn from layouts and
+  glyphs kept from earlier backgrounds (:mod:`.agg_text`).
 
 The PNG is encoded from the canvas buffer directly, not with ``savefig``
 (which would draw everything again). A colorbar's strip is the same for any
@@ -26,9 +27,9 @@ import zlib
 from collections.abc import Sequence
 
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .agg_text import TextCachingCanvas
 from .fonts import in_figure_fonts
 
 try:  # ISA-L's deflate (package isal), when installed: zlib streams, 6-8 times as fast
@@ -101,7 +102,7 @@ class FastCanvas:
     def __init__(self, size: str = "normal"):
         self.size = check_size(size)
         self._figure = Figure()
-        self.canvas = FigureCanvasAgg(self._figure)
+        self.canvas = TextCachingCanvas(self._figure)  # an Agg canvas that keeps its text
         self._panels = PanelFigure(self._figure, self.size)
         self.full_redraws = 0
         self.layout_redraws = 0
