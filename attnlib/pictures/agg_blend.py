@@ -16,6 +16,7 @@ pixel.
 from __future__ import annotations
 
 import math
+from functools import cache
 
 import numpy as np
 from matplotlib.backends.backend_agg import RendererAgg
@@ -72,11 +73,21 @@ def blend_ink(
     inside = (ys >= top) & (ys < bottom) & (xs >= left) & (xs < right) & (cover > 0)  # (k,)
     if not inside.all():
         ys, xs, cover, white = ys[inside], xs[inside], cover[inside], white[inside]
-    dst = pixels[ys, xs].astype(np.int32)  # (k, 4)
-    src_a = cover.astype(np.int32)  # (k,)
-    ink = np.where(white, 255, 0).astype(np.int32)  # (k,)
-    # fixed_blender_rgba_plain::blend_pix on non-premultiplied RGBA (every term fits in
-    # 32 bits, as in Agg), and the copy Agg makes instead where the ink is opaque
+    flat = ys * pixels.shape[1] + xs  # (k,) index of each pixel in the canvas's rows
+    canvas = pixels.reshape(-1, 4)  # (H * W, 4), a view
+    dst = canvas[flat]  # (k, 4) uint8
+    if (dst[:, 3] == 255).all():  # an opaque canvas, as every attnlib figure's: look it up
+        row = (white.astype(np.intp) << 16) | (cover.astype(np.intp) << 8)  # (k,)
+        canvas[flat, :3] = _over_opaque()[row[:, None] + dst[:, :3]]  # (k, 3)
+        return
+    canvas[flat] = _blend(dst, cover, np.where(white, 255, 0))
+
+
+def _blend(dst: np.ndarray, cover: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    # fixed_blender_rgba_plain::blend_pix on non-premultiplied RGBA, (k, 4), in 32-bit
+    # integers as in Agg, and the copy Agg makes instead where the ink is opaque
+    dst = dst.astype(np.int32)
+    src_a, ink = cover.astype(np.int32), ink.astype(np.int32)  # (k,), (k,)
     dst_a = dst[:, 3]
     r = dst[:, :3] * dst_a[:, None]  # (k, 3)
     a = ((src_a + dst_a) << 8) - src_a * dst_a  # (k,)
@@ -86,4 +97,17 @@ def blend_ink(
     opaque = src_a == 255
     out[opaque, :3] = ink[opaque, None]
     out[opaque, 3] = 255
-    pixels[ys, xs] = out
+    return out.astype(np.uint8)
+
+
+@cache
+def _over_opaque() -> np.ndarray:
+    # _blend on an opaque pixel (dst_a = 255), for every (ink black or white, coverage,
+    # channel value): flat, at (white << 16) | (coverage << 8) | value; 128 kB
+    ink = np.array([0, 255], dtype=np.int32)[:, None, None]  # (2, 1, 1)
+    src_a = np.arange(256, dtype=np.int32)[None, :, None]  # (1, 256, 1)
+    r = np.arange(256, dtype=np.int32)[None, None, :] * 255  # (1, 1, 256)
+    a = ((src_a + 255) << 8) - src_a * 255  # (1, 256, 1)
+    out = (((ink << 8) - r) * src_a + (r << 8)) // a  # (2, 256, 256)
+    out[:, 255, :] = ink[:, :, 0]  # opaque ink: copied
+    return out.astype(np.uint8).ravel()
