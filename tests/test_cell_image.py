@@ -82,3 +82,33 @@ def test_cells_under_three_pixels_are_left_to_matplotlib(monkeypatch):
     fast, usual = both_ways(fig, monkeypatch)
     assert np.array_equal(fast, usual)
     assert h.image.fast_draws == 0 and h.image.usual_draws == 2
+
+
+def test_a_moved_or_resized_image_is_placed_anew(monkeypatch):
+    # The placement is kept while what it follows from holds; each change below moves
+    # the image, and the pixels must follow it as matplotlib's do.
+    fig = Figure(figsize=(3, 3), dpi=100)
+    ax = fig.add_axes((0.1, 0.1, 0.7, 0.7))
+    h = heatmap(ax, np.arange(12.0).reshape(3, 4), colorbar=False)
+    changes = [
+        lambda: None,  # nothing: the kept placement
+        lambda: ax.set_position((0.2, 0.15, 0.6, 0.6)),
+        lambda: h.image.set_extent((-0.5, 3.5, 3.5, -0.5)),
+        lambda: ax.set_xlim(-1.0, 3.0),
+        lambda: fig.set_dpi(90),
+        lambda: h.image.set_clip_box(None) or h.image.set_clip_on(False),
+    ]
+    placed = []
+    real = CellImage._place
+    monkeypatch.setattr(CellImage, "_place", lambda *a: placed.append(1) or real(*a))
+    both_ways(fig, monkeypatch)
+    seen = []
+    for change in changes:
+        placed.clear()
+        change()
+        fast, usual = both_ways(fig, monkeypatch)
+        assert np.array_equal(fast, usual)
+        seen.append(fast)
+        if MAPPED:  # placed again exactly when something it follows from changed
+            assert len(placed) == (change is not changes[0]), changes.index(change)
+    assert not np.array_equal(seen[0], seen[1])  # the image did move

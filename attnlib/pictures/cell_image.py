@@ -53,6 +53,7 @@ class CellImage(mimage.AxesImage):
         self._maps: dict[tuple, tuple[np.ndarray, np.ndarray] | None] = {}
         self.fast_draws = 0
         self.usual_draws = 0
+        self._last_given, self._last_placement = None, None  # the last placement and its inputs
 
     def make_image(self, renderer, magnification=1.0, unsampled=False):
         data = self.get_array()
@@ -81,13 +82,34 @@ class CellImage(mimage.AxesImage):
         ):
             return None
         rows, cols = data.shape
-        left, right, bottom, top = self.get_extent()
-        in_bbox = Bbox([[left, bottom], [right, top]])
-        out_bbox = in_bbox.transformed(self.get_transform())
         if self.get_clip_on():
             clip = self.get_clip_box() or self.axes.bbox
         else:
             clip = self.get_figure(root=True).bbox
+        # what the placement below follows from: the same, the same placement (a slider
+        # move that keeps n redraws the image where it was, 0.2 ms of transforms saved)
+        transform = self.get_transform()
+        given = (
+            rows,
+            cols,
+            tuple(self.get_extent()),
+            transform.get_affine().get_matrix().tobytes(),
+            tuple(clip.extents),
+            magnification,
+            self.origin,
+            self.get_interpolation_stage(),
+            self.get_resample(),
+        )
+        if given == self._last_given:
+            return self._last_placement
+        placement = self._place(data, rows, cols, clip, magnification)
+        self._last_given, self._last_placement = given, placement
+        return placement
+
+    def _place(self, data, rows, cols, clip, magnification):
+        left, right, bottom, top = self.get_extent()
+        in_bbox = Bbox([[left, bottom], [right, top]])
+        out_bbox = in_bbox.transformed(self.get_transform())
         clipped = Bbox.intersection(out_bbox, clip)
         if clipped is None:
             return None
