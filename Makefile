@@ -100,7 +100,7 @@ OLDEST := .venv-oldest
 test-oldest: requirements/oldest.txt
 	test -x $(OLDEST)/bin/python || $(PYTHON) -m venv $(OLDEST)
 	$(OLDEST)/bin/python -m pip install --quiet -c requirements/oldest.txt -e . \
-	    pytest hypothesis pyyaml nbformat nbclient ipykernel "tomli; python_version < '3.11'"
+	    pytest pytest-xdist hypothesis pyyaml nbformat nbclient ipykernel "tomli; python_version < '3.11'"
 	$(OLDEST)/bin/python -m pytest -o addopts="-p no:cacheprovider" tests \
 	    --ignore=tests/browser --deselect tests/test_packaging.py::test_ruff_is_clean
 	$(OLDEST)/bin/python -c "import numpy, matplotlib, ipywidgets, PIL; \
