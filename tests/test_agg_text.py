@@ -64,11 +64,11 @@ def test_text_is_the_pixels_renderer_agg_draws(left):
 def test_a_second_draw_lays_out_and_renders_nothing_again():
     fig = texts_figure(TextCachingCanvas, 0.17)
     pixels(fig)
-    layouts, glyphs = agg_text._layout.cache_info(), agg_text._glyph.cache_info()
+    layouts, glyphs = agg_text._layout.cache_info(), agg_text.glyph_bitmap.cache_info()
     pixels(fig)
     assert agg_text._layout.cache_info().misses == layouts.misses
-    assert agg_text._glyph.cache_info().misses == glyphs.misses
-    assert agg_text._glyph.cache_info().hits > glyphs.hits
+    assert agg_text.glyph_bitmap.cache_info().misses == glyphs.misses
+    assert agg_text.glyph_bitmap.cache_info().hits > glyphs.hits
 
 
 def test_an_explorers_pictures_are_what_a_plain_agg_canvas_draws():

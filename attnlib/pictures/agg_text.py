@@ -25,7 +25,7 @@ import numpy as np
 from matplotlib import ft2font
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
 
-__all__ = ["FOLLOWS", "TextCachingCanvas", "TextCachingRenderer"]
+__all__ = ["FOLLOWS", "UPRIGHT", "TextCachingCanvas", "TextCachingRenderer", "glyph_bitmap"]
 
 #: Whether this matplotlib draws text the way :class:`TextCachingRenderer` follows.
 FOLLOWS = (
@@ -69,7 +69,7 @@ class TextCachingRenderer(RendererAgg):
             matrix = _matrix(cos, sin, slant, extend)
             tx = round(0x40 * (x + dx * cos - dy * sin))  # 26.6 fixed point
             ty = round(0x40 * (self.height - y + dx * sin + dy * cos))  # FreeType's y is upwards
-            left, top, buffer = _glyph(
+            left, top, buffer = glyph_bitmap(
                 font, size, self.dpi, glyph_index, flags, matrix, tx % 0x40, ty % 0x40
             )
             # draw_text_image's y is downwards and the bitmap's bottom side
@@ -125,12 +125,23 @@ def _matrix(cos, sin, slant, extend) -> tuple[tuple[int, int], tuple[int, int]]:
     return tuple(tuple(int(v) for v in row) for row in m.round().astype(int))
 
 
+#: The glyph transform of upright, unslanted text, in 16.16 fixed point.
+UPRIGHT = ((0x10000, 0), (0, 0x10000))
+
+
 @lru_cache(maxsize=8192)
-def _glyph(font, size, dpi, glyph_index, flags, matrix, dx, dy):
-    # One glyph rendered as RendererAgg renders it, moved by (dx, dy)/64 px (0 <= dx, dy
-    # < 64): its bitmap's left and top (upwards) edges and its coverage
+def glyph_bitmap(font, size, dpi, glyph_index, flags, matrix, dx, dy):
+    """One glyph rendered as ``RendererAgg`` renders it: kept, as every string attnlib
+    draws (:mod:`.glyphs`, :class:`TextCachingRenderer`) is pasted from these.
+
+    `font` at `size` points and `dpi`, hinting `flags`, transformed by `matrix`
+    (16.16 fixed point, :data:`UPRIGHT` for upright text) and moved by (dx, dy)/64 px,
+    0 <= dx, dy < 64: FreeType moves an outline by whole pixels exactly, so a caller
+    adds the whole pixels itself. Returns the bitmap's left and top (upwards) edges
+    and its coverage, (h, w) uint8, shared by every caller: not to be changed (it is
+    writable only because Agg's ``draw_text_image`` asks for that).
+    """
     font.set_size(size, dpi)
     font._set_transform([list(row) for row in matrix], [dx, dy])
     bitmap = font._render_glyph(glyph_index, flags, ft2font.RenderMode.NORMAL)
-    buffer = np.array(bitmap.buffer, dtype=np.uint8)  # (h, w), a copy (Agg wants it writable)
-    return bitmap.left, bitmap.top, buffer
+    return bitmap.left, bitmap.top, np.array(bitmap.buffer, dtype=np.uint8)  # (h, w), a copy

@@ -4,7 +4,8 @@ A heatmap's cell values (:mod:`.cell_values`), its colorbar's numbers
 (:mod:`.bar_scale`) and its token names (:mod:`.token_labels`) are drawn from
 here instead of as matplotlib Text: a Text costs about 0.4 ms to lay out and
 draw, a cached string a paste. One rasteriser for all three, so that the same
-string looks the same wherever it is written.
+string looks the same wherever it is written; its glyphs are the ones the
+explorer's matplotlib text is pasted from (:func:`.agg_text.glyph_bitmap`).
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from matplotlib import ft2font, rcParams
+from matplotlib import rcParams
 from matplotlib.backends.backend_agg import get_hinting_flag
 from matplotlib.font_manager import FontProperties, findfont, get_font
+
+from .agg_text import UPRIGHT, glyph_bitmap
 
 __all__ = ["current_families", "glyphs", "ink_layer", "text_bitmap"]
 
@@ -83,14 +86,17 @@ def text_bitmap(text: str, pixels: float, families: tuple[str, ...]) -> tuple[np
         mask = np.asarray(font.get_image()).copy()
         mask.setflags(write=False)
         return mask, round(font.get_descent() / 64)
+    flags = get_hinting_flag()
     placed = _numeric_layout(text, pixels, families) if NUMERIC.issuperset(text) else None
     if placed is None:
         placed = _layout(font, text)
     pieces = []  # (left, top measured downwards from the baseline, coverage)
     for glyph_font, index, x, y in placed:
         dx, dy = round(0x40 * x), round(0x40 * y)  # 26.6 fixed point, as matplotlib sets it
-        left, top, coverage = _glyph(glyph_font, index, pixels, dx % 0x40, dy % 0x40)
-        pieces.append((left + dx // 0x40, top - dy // 0x40, coverage))
+        left, top, coverage = glyph_bitmap(  # `pixels` pt at 72 dpi, as the font was sized
+            glyph_font, pixels, 72, index, flags, UPRIGHT, dx % 0x40, dy % 0x40
+        )
+        pieces.append((left + dx // 0x40, -top - dy // 0x40, coverage))
     pieces = [p for p in pieces if p[2].size]
     if not pieces:
         return np.zeros((0, 0), dtype=np.uint8), 0
@@ -111,19 +117,6 @@ def _layout(font, text: str) -> list[tuple]:
     # matplotlib's own layout: (font of the glyph, glyph index, x, y) per character
     items = font._layout(text, flags=get_hinting_flag())
     return [(item.ft_object, item.glyph_index, item.x, item.y) for item in items]
-
-
-@lru_cache(maxsize=2048)
-def _glyph(glyph_font, index: int, pixels: float, dx: int, dy: int):
-    # One glyph rendered as matplotlib renders it, moved by (dx, dy)/64 px (0 <= dx, dy < 64):
-    # (left, top measured downwards from the baseline, coverage). A whole-pixel move shifts
-    # FreeType's outline, and so its bitmap, by whole pixels: the rest is added outside.
-    glyph_font.set_size(pixels, 72)
-    glyph_font._set_transform([[0x10000, 0], [0, 0x10000]], [dx, dy])
-    bitmap = glyph_font._render_glyph(index, get_hinting_flag(), ft2font.RenderMode.NORMAL)
-    coverage = np.array(bitmap.buffer, dtype=np.uint8)  # (h, w), a copy
-    coverage.setflags(write=False)
-    return bitmap.left, -bitmap.top, coverage
 
 
 def _compose(text: str, table: tuple[dict, dict]) -> list[tuple]:
