@@ -146,15 +146,19 @@ class _Ink(NamedTuple):
     ys: np.ndarray  # (k,) intp
     xs: np.ndarray  # (k,) intp
     cover: np.ndarray  # (k,) uint8
-    shape: tuple[int, int]  # (h, w) of the whole string
+    mask: np.ndarray  # (h, w) uint8: the whole string's coverage
     count: int
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.mask.shape
 
 
 @lru_cache(maxsize=4096)
 def _ink(text: str, pixels: float, families: tuple[str, ...]) -> _Ink:
     mask = text_bitmap(text, pixels, families)[0]  # (h, w) coverage
     ys, xs = np.nonzero(mask)
-    return _Ink(ys, xs, mask[ys, xs], mask.shape, len(ys))
+    return _Ink(ys, xs, mask[ys, xs], mask, len(ys))
 
 
 def _overlap(lefts, tops, sizes) -> bool:
@@ -172,9 +176,8 @@ def _layer(shape, inks, lefts, tops, dark):
     alpha = np.zeros(shape, dtype=np.uint8)  # (H, W), row 0 at the top
     white = np.zeros(shape, dtype=bool)  # (H, W)
     for ink, left, top, is_dark in zip(inks, lefts, tops, dark, strict=True):
-        mask = np.zeros(ink.shape, dtype=np.uint8)  # (h, w)
-        mask[ink.ys, ink.xs] = ink.cover
-        h, w = ink.shape
+        mask = ink.mask  # (h, w)
+        h, w = mask.shape
         window = alpha[max(top, 0) : top + h, max(left, 0) : left + w]
         cut = mask[
             max(-top, 0) : max(-top, 0) + window.shape[0],
