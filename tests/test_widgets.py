@@ -69,6 +69,26 @@ def test_explorer_starts_with_the_maths_of_its_arguments(e):
     assert isinstance(e.figure, Figure)
 
 
+def test_the_picture_reaches_the_browser_as_a_data_url_of_its_png(e):
+    # what the kernel sends: the state when the view opens, and the update of a move
+    import base64
+
+    def sent(state):
+        url = bytes(state["value"])
+        assert url.startswith(b"data:image/png;base64,")
+        return base64.b64decode(url.removeprefix(b"data:image/png;base64,"), validate=True)
+
+    state = e.image.get_state()
+    assert state["format"] == "url" and e.image.format == "png"
+    assert sent(state) == bytes(e.image.value)
+    e.seed.value = 5
+    assert sent(e.image.get_state("value")) == bytes(e.image.value)
+    assert set(e.image.get_state("value")) == {"value"}  # a move sends no format again
+    # other Images keep ipywidgets' own state: the traits are the explorer picture's own
+    plain = ipywidgets.Image(value=PNG, format="png").get_state()
+    assert plain["format"] == "png" and bytes(plain["value"]) == PNG
+
+
 # from the fixture's n = 6, d_k = 4, seed = 0: each slider up, and n and d_k down
 @pytest.mark.parametrize(
     ("name", "value"), [("d_k", 9), ("seed", 17), ("n", 11), ("n", 3), ("d_k", 1)]

@@ -1104,10 +1104,10 @@ def browser_student(
                 before = page.evaluate(_IMG_SRC)
                 t = time.perf_counter()
                 page.keyboard.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
-                changed = (
-                    f"() => {{ const s = ({_IMG_SRC})(); return s && s !== {json.dumps(before)}; }}"
-                )
-                page.wait_for_function(changed, timeout=30_000)
+                # the source is a data: URL of tens of kB: given once, not written into
+                # the function that Chromium compiles at every poll
+                changed = f"(before) => {{ const s = ({_IMG_SRC})(); return s && s !== before; }}"
+                page.wait_for_function(changed, arg=before, timeout=30_000)
                 result["redraw_ms"].append((time.perf_counter() - t) * 1e3)
                 if think_s:
                     time.sleep(rng.uniform(0.5, 1.5) * think_s)
