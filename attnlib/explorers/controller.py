@@ -76,7 +76,7 @@ class Picture(widgets.Image):
     """
 
     # new traits (tagging Image's own would change every Image's state)
-    format = Unicode("png", help="The format of the image.").tag(  # noqa: A003
+    format = Unicode("png", help="The format of the image.").tag(
         sync=True, to_json=lambda value, widget: "url"
     )
     value = CByteMemoryView(help="The image's bytes.").tag(sync=True, to_json=_as_data_url)
