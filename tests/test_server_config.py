@@ -142,3 +142,80 @@ def test_make_lab_gets_the_students_server_settings(monkeypatch, short_tmp):
     makefile = (CONFIG.parents[2] / "Makefile").read_text()
     assert "JUPYTER_CONFIG_PATH=$(CURDIR)/jupyter/server" in makefile
     assert "$(SERVER_CONFIG_PATH) $(BIN)/jupyter lab" in makefile
+
+
+class FakeStream:
+    def on_recv(self, callback):
+        self.callback = callback
+
+
+class FakeKernel:
+    def __init__(self, session):
+        self.session = session
+        self.execution_state = "starting"
+        self.last_activity = None
+
+    def connect_iopub(self):
+        return FakeStream()
+
+
+def watch(manager, session):
+    kernel = FakeKernel(session)
+    manager._kernels["k"] = kernel
+    manager.start_watching_activity("k")
+    return kernel
+
+
+def test_the_lean_activity_watcher_records_what_jupyter_servers_records():
+    from jupyter_client.session import Session
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    config = PyFileConfigLoader("jupyter_server_config.py", path=str(CONFIG)).load_config()
+    lean_class = config.ServerApp.kernel_manager_class
+    assert issubclass(lean_class, AsyncMappingKernelManager) and lean_class is not (
+        AsyncMappingKernelManager
+    )
+    session = Session(key=b"a key")
+    stock, lean = AsyncMappingKernelManager(), lean_class()
+    kernels = {"stock": watch(stock, session), "lean": watch(lean, session)}
+
+    def iopub(msg_type, content, parent_type=None):
+        parent = session.msg(parent_type, {}) if parent_type else {}
+        msg = session.msg(msg_type, content, parent=parent)
+        return session.serialize(msg, ident=[b"kernel.k." + msg_type.encode()])
+
+    # a kernel's life: starting, a kernel_info (untracked), a cell with output, a slider
+    # move (comm_msg in, echo and picture out), a message of its own while idle
+    sequence = [
+        iopub("status", {"execution_state": "starting"}),
+        iopub("status", {"execution_state": "busy"}, "kernel_info_request"),
+        iopub("status", {"execution_state": "idle"}, "kernel_info_request"),
+        iopub("status", {"execution_state": "busy"}, "execute_request"),
+        iopub("execute_input", {"code": "1", "execution_count": 1}, "execute_request"),
+        iopub("stream", {"name": "stdout", "text": "1\n"}, "execute_request"),
+        iopub("stream", {"name": "stdout", "text": "2\n"}, "comm_info_request"),  # while busy
+        iopub("status", {"execution_state": "idle"}, "execute_request"),
+        iopub("stream", {"name": "stdout", "text": "late\n"}, "execute_request"),
+        iopub("status", {"execution_state": "busy"}, "comm_msg"),
+        iopub("comm_msg", {"comm_id": "c", "data": {"method": "echo_update"}}, "comm_msg"),
+        iopub("comm_msg", {"comm_id": "i", "data": {"method": "update"}}, "comm_msg"),
+        iopub("status", {"execution_state": "idle"}, "comm_msg"),
+        iopub("comm_msg", {"comm_id": "t", "data": {"method": "update"}}),
+        iopub("display_data", {"data": {}, "metadata": {}}),
+    ]
+    seen = {"stock": [], "lean": []}
+    for frames in sequence:
+        frames = [bytes(f) for f in frames]
+        for name, manager in (("stock", stock), ("lean", lean)):
+            kernel = kernels[name]
+            kernel.last_activity = None
+            manager._kernels["k"]._activity_stream.callback(list(frames))
+            seen[name].append((kernel.execution_state, kernel.last_activity is not None))
+    assert seen["lean"] == seen["stock"]
+    # the sequence tries both answers of each rule
+    assert {state for state, _ in seen["stock"]} == {"starting", "idle", "busy"}
+    assert {recorded for _, recorded in seen["stock"]} == {True, False}
+    # and what has no headers is reported, not raised
+    kernels["lean"].last_activity = None
+    lean._kernels["k"]._activity_stream.callback([b"<IDS|MSG>", b"sig"])
+    assert kernels["lean"].last_activity is None
