@@ -38,7 +38,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urljoin
 
 import psutil
 import requests
@@ -898,22 +898,61 @@ class Student:
             method, f"{self.hub.url}{path}", headers=headers, timeout=kw.pop("timeout", 60), **kw
         )
 
+    def spawn_after_login(self, login: requests.Response) -> float:
+        """Follow the login's redirect as a browser does: the hub's spawn page starts
+        the server (and sends the browser on to the page that waits for it). Returns
+        the time of that request (``time.perf_counter``), from which `wait_until_ready`
+        counts."""
+        where = login.headers.get("Location", "")
+        if not where.rstrip("/").endswith("/hub/spawn"):
+            raise RuntimeError(
+                f"{self.name}: the login sent the browser to {where!r}, not the spawn page"
+            )
+        start = time.perf_counter()
+        r = self.http.get(urljoin(self.hub.url, where), allow_redirects=False, timeout=60)
+        if r.status_code != 302:
+            raise RuntimeError(f"{self.name}: the spawn page -> {r.status_code} {r.text[:200]}")
+        return start
+
     def start_server(self, timeout_s: float = 180) -> float:
-        """Ask the hub for a server; seconds until it answers through the proxy."""
+        """Ask the hub's API for a server; seconds until it answers through the proxy."""
         start = time.perf_counter()
         r = self.api("POST", f"/hub/api/users/{self.name}/server")
         if r.status_code not in (201, 202):
             raise RuntimeError(f"{self.name}: start server -> {r.status_code} {r.text[:200]}")
+        return self.wait_until_ready(start, timeout_s)
+
+    def wait_until_ready(self, start: float, timeout_s: float = 180) -> float:
+        """Seconds from `start` (``time.perf_counter``) until the hub calls this student's
+        server ready and it answers through the proxy.
+
+        Waits as the hub's spawn page does in a browser: on the spawn's progress stream
+        (server-sent events; the hub sends each step, then "ready" or "failed"), not by
+        asking the hub again and again, which twenty students at twice a second turned
+        into forty requests a second on the hub while it started their servers.
+        """
         deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            model = self.api("GET", f"/hub/api/users/{self.name}").json()
-            server = model.get("servers", {}).get("")
-            if server and server.get("ready"):
-                status = self.api("GET", f"/user/{self.name}/api/status")
-                if status.ok:
-                    return time.perf_counter() - start
-            time.sleep(0.5)  # a browser waiting on the spawn page asks about as often
-        raise RuntimeError(f"{self.name}: server not ready in {timeout_s} s")
+        url = f"{self.hub.url}/hub/api/users/{self.name}/server/progress"
+        headers = {"Authorization": f"token {self.token}", "Accept": "text/event-stream"}
+        # the hub sends a keepalive every 8 s: a read that waits longer has lost the stream
+        with requests.get(url, headers=headers, stream=True, timeout=(30, 60)) as r:
+            r.raise_for_status()
+            for line in r.iter_lines(decode_unicode=True):
+                if line and line.startswith("data:"):
+                    event = json.loads(line[len("data:") :])
+                    if event.get("failed"):
+                        raise RuntimeError(f"{self.name}: spawn failed: {event.get('message')}")
+                    if event.get("ready"):
+                        break
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{self.name}: server not ready in {timeout_s} s")
+            else:
+                raise RuntimeError(f"{self.name}: the progress stream ended before 'ready'")
+        while time.monotonic() < deadline:  # the proxy's route, as the browser's next page
+            if self.api("GET", f"/user/{self.name}/api/status").ok:
+                return time.perf_counter() - start
+            time.sleep(0.1)
+        raise RuntimeError(f"{self.name}: server ready but not answering in {timeout_s} s")
 
     def stop_server(self, timeout_s: float = 60) -> None:
         r = self.api("DELETE", f"/hub/api/users/{self.name}/server")
@@ -1039,6 +1078,18 @@ _IMG_SRC = """() => {
 }"""
 
 
+def accept_kernel_choice(page) -> bool:
+    """Click "Select" if JupyterLab asks which kernel to start (it does when its first
+    look for the notebook's kernel is slow, as on a machine a whole class shares): the
+    preferred kernel is chosen, as a student would. True if it asked."""
+    dialog = page.locator(".jp-Dialog").filter(has_text="Select Kernel")
+    if not dialog.count():
+        return False
+    dialog.locator(".jp-mod-accept").first.click()
+    dialog.wait_for(state="detached", timeout=30_000)
+    return True
+
+
 def chromium_path() -> str | None:
     for path in (os.environ.get("ATTNLIB_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
         if path and Path(path).exists():
@@ -1083,6 +1134,7 @@ def browser_student(
                 timeout=120_000,
             )
             for _ in range(3):  # just after opening, the command may not reach the notebook
+                accept_kernel_choice(page)
                 page.locator(".lm-MenuBar").get_by_role("menuitem", name="Run", exact=True).click()
                 page.locator(".lm-Menu").get_by_role(
                     "menuitem", name="Run All Cells", exact=True
