@@ -130,9 +130,10 @@ c.Authenticator.admin_users = {
 }
 
 # ----------------------------------------------------------------- each student's server
-c.JupyterHub.spawner_class = (
-    "systemdspawner.SystemdSpawner"  # pip install jupyterhub-systemdspawner
-)
+# SystemdSpawner (pip install jupyterhub-systemdspawner), handing each server to the
+# hub as soon as it answers rather than when the hub's backoff next asks (quick_ready.py)
+sys.path.insert(0, str(HERE))
+c.JupyterHub.spawner_class = "quick_ready.QuickReadySystemdSpawner"
 c.SystemdSpawner.mem_limit = MEM_LIMIT
 c.SystemdSpawner.cpu_limit = CPU_LIMIT
 c.SystemdSpawner.isolate_tmp = True

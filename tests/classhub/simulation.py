@@ -314,7 +314,10 @@ c.JupyterHub.authenticator_class = ClassListAuthenticator
 c.ClassListAuthenticator.passwords = {passwords!r}
 c.Authenticator.allowed_users = set({passwords!r})
 c.Authenticator.admin_users = set()
-c.JupyterHub.spawner_class = "simple"
+from jupyterhub.spawner import SimpleLocalProcessSpawner
+from quick_ready import quick_ready  # deploy/jupyterhub, on the path from the config above
+
+c.JupyterHub.spawner_class = quick_ready(SimpleLocalProcessSpawner)
 c.SimpleLocalProcessSpawner.home_dir_template = "{homes}/{{username}}"
 c.Spawner.ip = "127.0.0.1"
 c.Spawner.args = {spawner_args!r}
