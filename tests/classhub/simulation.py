@@ -867,8 +867,18 @@ class Student:
     def login(self, password: str | None = None) -> requests.Response:
         """The login form, as a browser posts it (with the _xsrf field)."""
         http = requests.Session() if password is not None else self.http
-        page = http.get(f"{self.hub.url}/hub/login", timeout=30)
-        page.raise_for_status()
+        self.open_login(http)
+        return self.submit_login(password, http)
+
+    def open_login(self, http: requests.Session | None = None) -> None:
+        """The hub's login page, as a browser opens it (its _xsrf cookie comes with it)."""
+        (http or self.http).get(f"{self.hub.url}/hub/login", timeout=30).raise_for_status()
+
+    def submit_login(
+        self, password: str | None = None, http: requests.Session | None = None
+    ) -> requests.Response:
+        """The login form, posted from the page `open_login` opened."""
+        http = http or self.http
         return http.post(
             f"{self.hub.url}/hub/login",
             data={
@@ -1101,11 +1111,18 @@ def chromium_path() -> str | None:
 
 
 def browser_student(
-    hub: Hub, student: Student, k: int, start: ClassBarrier, think_s: float, rng
+    hub: Hub,
+    student: Student,
+    k: int,
+    start: ClassBarrier,
+    think_s: float,
+    rng,
+    arrive=lambda: None,
 ) -> dict:
-    """Log in through the hub's page in Chromium, land on the course link (the server
-    starts and nbgitpuller pulls), Run All in JupyterLab, then move the explorer's
-    d_k slider with the arrow keys K times; times each move until the picture changes.
+    """Open the hub's login page in Chromium and fill it in; at `arrive()` (which returns
+    when this student logs in) sign in, land on the course link (the server starts and
+    nbgitpuller pulls), Run All in JupyterLab, then move the explorer's d_k slider with
+    the arrow keys K times; times each move until the picture changes.
     """
     from browser import pages  # tests/browser: the JupyterLab page helpers
     from playwright.sync_api import sync_playwright
@@ -1116,10 +1133,13 @@ def browser_student(
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.on("pageerror", lambda e: result["problems"].append(f"uncaught: {e}"))
-            t0 = time.perf_counter()
+            opened = time.perf_counter()
             page.goto(f"{hub.url}/hub/login", timeout=60_000)
             page.fill("#username_input", student.name)
             page.fill("#password_input", student.password)
+            result["login_page_s"] = time.perf_counter() - opened
+            arrive()
+            t0 = time.perf_counter()
             page.click("#login_submit")
             # the spawn page until the server is up, then the git-pull page on the
             # student's server, then JupyterLab with the first notebook
