@@ -5,8 +5,8 @@ answers, waiting between tries with exponential backoff and full jitter: up to
 0.2, 0.4, ... then 5 s, each wait a random share of that. A server that comes up
 20 s into a class's login is found, on average, a second or two later; in the
 simulated class of README "Capacity" (20 servers starting together) the hub's
-"took N seconds to start" came 1.4-3.5 s after each server's own "is running at"
-(2.1 s median). `quick_ready(SpawnerClass)` asks every 0.1 s instead (a refused
+"took N seconds to start" came about 2 s after the servers' own "is running at"
+(the sorted times of the two log lines paired: median 2.1 s, most 1.2-3.5 s). `quick_ready(SpawnerClass)` asks every 0.1 s instead (a refused
 connection costs next to nothing), and returns from ``start()`` once the server
 answers, so the hub's first try succeeds. Nothing else of the spawner changes.
 """
