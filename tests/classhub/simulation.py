@@ -1091,16 +1091,24 @@ _IMG_SRC = """() => {
 }"""
 
 
-def accept_kernel_choice(page) -> bool:
-    """Click "Select" if JupyterLab asks which kernel to start (it does when its first
-    look for the notebook's kernel is slow, as on a machine a whole class shares): the
-    preferred kernel is chosen, as a student would. True if it asked."""
-    dialog = page.locator(".jp-Dialog").filter(has_text="Select Kernel")
-    if not dialog.count():
-        return False
-    dialog.locator(".jp-mod-accept").first.click()
-    dialog.wait_for(state="detached", timeout=30_000)
-    return True
+def accept_kernel_choice(page) -> int:
+    """Click "Select" while JupyterLab asks which kernel to start (it does when its first
+    look for the notebook's kernel is slow, as on a machine a whole class shares, and it
+    can ask once per way the notebook was opened): the preferred kernel is chosen, as a
+    student would. Returns how many times it asked."""
+    dialogs = page.locator(".jp-Dialog").filter(has_text="Select Kernel")
+    answered = 0
+    while answered < 5 and dialogs.count():
+        before = dialogs.count()
+        dialogs.first.locator(".jp-mod-accept").click()
+        answered += 1
+        with contextlib.suppress(Exception):  # closed, or another one still open
+            page.wait_for_function(
+                """n => document.querySelectorAll('.jp-Dialog').length < n""",
+                arg=before,
+                timeout=5_000,
+            )
+    return answered
 
 
 def chromium_path() -> str | None:
@@ -1157,11 +1165,16 @@ def browser_student(
                 timeout=120_000,
             )
             for _ in range(3):  # just after opening, the command may not reach the notebook
-                accept_kernel_choice(page)
-                page.locator(".lm-MenuBar").get_by_role("menuitem", name="Run", exact=True).click()
-                page.locator(".lm-Menu").get_by_role(
-                    "menuitem", name="Run All Cells", exact=True
-                ).click()
+                result["kernel_choices"] = result.get("kernel_choices", 0) + (
+                    accept_kernel_choice(page)
+                )
+                with contextlib.suppress(Exception):  # a dialog opened meanwhile: again
+                    page.locator(".lm-MenuBar").get_by_role(
+                        "menuitem", name="Run", exact=True
+                    ).click(timeout=15_000)
+                    page.locator(".lm-Menu").get_by_role(
+                        "menuitem", name="Run All Cells", exact=True
+                    ).click(timeout=15_000)
                 with contextlib.suppress(Exception):
                     page.wait_for_function(_IMG_SRC, timeout=20_000)
                     break

@@ -441,6 +441,12 @@ def run_class(tmp_path: Path, n: int, spread_s: float, arrival: str, browsers: i
     figures["browser_problems"] = [
         p for s in students for p in s.timings.get("browser", {}).get("problems", [])
     ]
+    # JupyterLab asking which kernel to start (answered with its preferred one)
+    figures["browser_kernel_choices"] = {
+        s.name: s.timings["browser"].get("kernel_choices", 0)
+        for s in students
+        if "browser" in s.timings
+    }
     figures["moves_missing"] = [
         s.name
         for s in students
