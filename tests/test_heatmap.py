@@ -200,6 +200,36 @@ def test_cell_values_blended_into_the_canvas_are_the_layer_that_agg_would_draw(
     assert (render(fig) != fast).any()  # and there were values to draw
 
 
+def test_cell_values_follow_the_cells_when_the_axes_move_or_the_shape_changes():
+    # The values' centres are kept between draws: after each change the kept figure draws
+    # what it draws with nothing kept.
+    fig = Figure(figsize=(4, 4), dpi=50)
+    h = heatmap(
+        fig.add_axes((0.1, 0.1, 0.8, 0.8)),
+        np.arange(9.0).reshape(3, 3) / 9,
+        colorbar=False,
+        values=True,
+    )
+
+    def same_as_afresh():
+        kept = render(fig)
+        h.cell_values._centres_key = None  # forget them
+        np.testing.assert_array_equal(kept, render(fig))
+
+    render(fig)
+    same_as_afresh()
+    h.ax.set_position((0.15, 0.05, 0.7, 0.85))  # moved and resized
+    same_as_afresh()
+    fig.set_size_inches(5, 4)  # the figure resized
+    same_as_afresh()
+    h.update(np.arange(9.0).reshape(3, 3)[::-1] / 9)  # new numbers: kept
+    render(fig)
+    assert h.cell_values._centres_key is not None
+    h.update(Panel(matrix=np.arange(16.0).reshape(4, 4) / 16, values=True))  # a new shape
+    assert h.cell_values is not None
+    same_as_afresh()
+
+
 def test_cell_value_text_is_light_on_dark_cells_and_dark_on_light_cells():
     fig = Figure(figsize=(2, 1), dpi=100)
     ax = fig.add_axes((0, 0, 1, 1))

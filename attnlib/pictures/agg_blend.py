@@ -23,6 +23,8 @@ from matplotlib.transforms import Bbox
 
 __all__ = ["blend_ink", "clip_window", "writable_pixels"]
 
+_RGBA_WORD = np.dtype("<u4")  # 4 bytes R, G, B, A read as one number, on any machine
+
 
 def writable_pixels(renderer) -> np.ndarray | None:
     """The canvas's pixels, (H, W, 4) uint8 with row 0 at the top, or None if `renderer`
@@ -73,13 +75,19 @@ def blend_ink(
     if not inside.all():
         ys, xs, cover, white = ys[inside], xs[inside], cover[inside], white[inside]
     flat = ys * pixels.shape[1] + xs  # (k,) index of each pixel in the canvas's rows
-    canvas = pixels.reshape(-1, 4)  # (H * W, 4), a view
-    dst = canvas[flat]  # (k, 4) uint8
-    if (dst[:, 3] == 255).all():  # an opaque canvas, as every attnlib figure's: look it up
+    # each pixel as one little-endian word, R in the lowest byte: (H * W,), a view
+    words = pixels.reshape(-1, 4).view(_RGBA_WORD)[:, 0]
+    dst = words[flat]  # (k,)
+    if ((dst >> 24) == 255).all():  # an opaque canvas, as every attnlib figure's: look it up
+        lut = _over_opaque()
         row = (white.astype(np.intp) << 16) | (cover.astype(np.intp) << 8)  # (k,)
-        canvas[flat, :3] = _over_opaque()[row[:, None] + dst[:, :3]]  # (k, 3)
+        red, green, blue = (
+            lut[row + ((dst >> shift) & 255)].astype(np.uint32) for shift in (0, 8, 16)
+        )
+        words[flat] = red | (green << 8) | (blue << 16) | np.uint32(0xFF000000)
         return
-    canvas[flat] = _blend(dst, cover, np.where(white, 255, 0))
+    canvas = pixels.reshape(-1, 4)  # (H * W, 4), a view
+    canvas[flat] = _blend(canvas[flat], cover, np.where(white, 255, 0))
 
 
 def _blend(dst: np.ndarray, cover: np.ndarray, ink: np.ndarray) -> np.ndarray:

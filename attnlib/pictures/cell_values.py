@@ -64,6 +64,7 @@ class CellValues(Artist):
         self.set_zorder(3)
         self.axes = image.axes
         self.set_figure(image.axes.figure)
+        self._centres_key, self._centres_kept = None, None
 
     def _cells(self):
         # (rows, cols) values, which are blank, which are dark, and their centres in display px
@@ -73,9 +74,21 @@ class CellValues(Artist):
         rows, cols = values.shape
         rgba = self.image.cmap(self.image.norm(np.where(blank, 0.0, values)))  # (rows, cols, 4)
         dark = rgba[..., :3] @ _LUMA <= _DARK  # (rows, cols, 3) @ (3,) -> (rows, cols)
+        return values, blank, dark, self._centres(rows, cols)
+
+    def _centres(self, rows: int, cols: int) -> np.ndarray:
+        # (rows, cols, 2) display px of each cell's centre; kept while the shape and the
+        # data-to-display transform hold (a slider move that keeps n: 0.15 ms a heatmap)
+        to_display = self.axes.transData
+        key = None
+        if to_display.is_affine:
+            key = (rows, cols, to_display.get_affine().get_matrix().tobytes())
+            if key == self._centres_key:
+                return self._centres_kept
         grid = np.stack(np.meshgrid(np.arange(cols), np.arange(rows)), axis=-1)  # (rows, cols, 2)
-        centres = self.axes.transData.transform(grid.reshape(-1, 2)).reshape(rows, cols, 2)
-        return values, blank, dark, centres
+        centres = to_display.transform(grid.reshape(-1, 2)).reshape(rows, cols, 2)
+        self._centres_key, self._centres_kept = key, centres
+        return centres
 
     def draw(self, renderer) -> None:
         if not self.get_visible():

@@ -6,9 +6,10 @@ answers, waiting between tries with exponential backoff and full jitter: up to
 20 s into a class's login is found, on average, a second or two later; in the
 simulated class of README "Capacity" (20 servers starting together) the hub's
 "took N seconds to start" came about 2 s after the servers' own "is running at"
-(the sorted times of the two log lines paired: median 2.1 s, most 1.2-3.5 s). `quick_ready(SpawnerClass)` asks every 0.1 s instead (a refused
-connection costs next to nothing), and returns from ``start()`` once the server
-answers, so the hub's first try succeeds. Nothing else of the spawner changes.
+(the sorted times of the two log lines paired: median 2.1 s, most 1.2-3.5 s).
+`quick_ready(SpawnerClass)` asks every 0.1 s instead (a refused connection costs
+next to nothing), and returns from ``start()`` once the server answers, so the
+hub's first try succeeds. Nothing else of the spawner changes.
 """
 
 from __future__ import annotations
