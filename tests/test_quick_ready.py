@@ -8,11 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("jupyterhub", reason="pip install -e .[class] for JupyterHub")
-tornado_web = pytest.importorskip("tornado.web")
-from tornado.httpserver import HTTPServer  # noqa: E402
+import tornado.web as tornado_web
+from tornado.httpserver import HTTPServer
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy" / "jupyterhub"
 sys.path.insert(0, str(DEPLOY))

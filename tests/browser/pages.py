@@ -570,7 +570,35 @@ def move(page, i: int, k: int, key: str | None = None, timeout_ms: int = 5000, d
             f"change within {timeout_ms / 1000:g} s"
         ), None
     ms = page.evaluate("() => window.__bt.loaded - window.__bt.keydown")
+    if drag:
+        # A drag sends the slider's value as it passes each step (continuous updates):
+        # the first new picture ends the timing, and a later one may still be on its way.
+        # The next move must start from the last picture, not from one that is replaced
+        # under it (with pictures as data: URLs, two moves that end on the same value
+        # show the very same source).
+        settle(page, i)
     return None, ms
+
+
+_QUIET_JS = """([i, quiet]) => {
+  const el = document.querySelector(`[data-bt-explorer="${i}"]`);
+  if (!el) return true;
+  const now = performance.now(), seen = window.__btQuiet || (window.__btQuiet = {});
+  const srcs = Array.from(el.querySelectorAll('img')).map(img => img.src).join(' ');
+  if (!seen[i] || seen[i].srcs !== srcs) { seen[i] = {srcs, since: now}; return false; }
+  return now - seen[i].since >= quiet;
+}"""
+
+
+def settle(page, i: int, quiet_ms: int = 400, timeout_ms: int = 5000) -> bool:
+    """Wait until explorer i's pictures have not changed for `quiet_ms`; False if they
+    still change after `timeout_ms` (the caller goes on)."""
+    page.evaluate("(i) => { if (window.__btQuiet) delete window.__btQuiet[i]; }", i)
+    try:
+        page.wait_for_function(_QUIET_JS, arg=[i, quiet_ms], timeout=timeout_ms, polling=50)
+    except Exception:
+        return False
+    return True
 
 
 def steady_box(locator, timeout_s: float = 3) -> dict:
