@@ -6,12 +6,22 @@ import asyncio
 import socket
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import tornado.web as tornado_web
 from tornado.httpserver import HTTPServer
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy" / "jupyterhub"
+
+
+def run(main):
+    """asyncio.run(main()) in a thread of its own: this process may already run an event
+    loop in its main thread (another test's, in the same pytest worker)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(main())).result()
+
+
 sys.path.insert(0, str(DEPLOY))
 import quick_ready  # noqa: E402
 
@@ -45,7 +55,7 @@ def test_answering_waits_for_the_server_and_no_longer():
         (await later).stop()
         return found, waited
 
-    found, waited = asyncio.run(main())
+    found, waited = run(main)
     assert found
     assert 0.5 <= waited < 0.5 + 5 * quick_ready.INTERVAL_S  # found within a few tries
 
@@ -56,7 +66,7 @@ def test_answering_gives_up_at_its_timeout():
         found = await quick_ready.answering(f"http://127.0.0.1:{free_port()}/", timeout_s=0.4)
         return found, time.monotonic() - t0
 
-    found, waited = asyncio.run(main())
+    found, waited = run(main)
     assert not found and 0.3 < waited < 2
 
 
@@ -97,7 +107,7 @@ def test_a_quick_ready_spawner_returns_when_its_server_answers():
         server.stop()
         return where, waited, answered, spawner.port
 
-    where, waited, answered, port = asyncio.run(main())
+    where, waited, answered, port = run(main)
     assert where == ("", port)  # unchanged, for the hub
     assert answered and 0.5 <= waited < 0.5 + 5 * quick_ready.INTERVAL_S
 
