@@ -69,9 +69,9 @@ class Picture(widgets.Image):
     the format ``"url"``, which ipywidgets' Image view sets as the ``<img>``'s
     source as it is. A plain Image makes a Blob URL of its bytes instead, and
     Chromium fetches a Blob URL through its browser process before it can show
-    it: measured on this project's explorer pictures (n = 32, about 58 kB) in
-    headless Chromium, the ``load`` event came 6 ms after a new Blob URL and
-    under 1 ms after a new data URL (``benchmarks/bench_picture_url.py``). The
+    it: on this project's explorer pictures (n = 32, about 58 kB) in headless
+    Chromium, the ``load`` event came 4.7 ms after a new Blob URL and 0.4 ms
+    after a new data URL (medians, ``benchmarks/bench_picture_url.py``). The
     price is a third more bytes on the websocket.
     """
 
