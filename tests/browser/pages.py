@@ -362,6 +362,12 @@ def shut_down_kernels(server) -> None:
 # An explorer is a top-level widget with at least one slider and one picture. Each
 # gets a data-bt-explorer index for the locators below; a keydown listener and a
 # capturing load listener time each move (load does not bubble, but it captures).
+#
+# A picture's source is a data: URL of tens of kB. The checks below tell pictures apart
+# by a short name made in the page, "<img's number>:<how many times its src was set>",
+# and compare whole sources only in the page, once a source was set: sources sent to
+# Python and back, and read at every frame of a wait, cost the browser more than the
+# move it times, on the same two cores.
 _MARK_EXPLORERS_JS = """() => {
   const tops = Array.from(document.querySelectorAll('.jupyter-widgets')).filter(
       el => !el.parentElement.closest('.jupyter-widgets'));
@@ -375,6 +381,28 @@ _MARK_EXPLORERS_JS = """() => {
         Object.assign(window.__bt, {keydown: performance.now(), loaded: null, sent: null,
                                     picture: null, src: null, load: null});
       }, true);
+    let made = 0;
+    window.__btPicture = img => `${img.__btId ??= ++made}:${img.__btSets || 0}`;
+    // explorer i's pictures by name; their sources stay in the page, for __btChanged
+    window.__btSources = {};
+    window.__btSnapshot = (i) => {
+      const el = document.querySelector(`[data-bt-explorer="${i}"]`);
+      if (!el) return null;
+      const imgs = Array.from(el.querySelectorAll('img'));
+      window.__btSources[i] = imgs.map(img => img.src);
+      return imgs.map(window.__btPicture);
+    };
+    // whether explorer i shows a new picture, loaded, since the snapshot named `before`
+    window.__btChanged = (i, before) => {
+      const el = document.querySelector(`[data-bt-explorer="${i}"]`);
+      if (!el) return false;
+      const imgs = Array.from(el.querySelectorAll('img'));
+      if (!imgs.some((img, k) => window.__btPicture(img) !== before[k])) return false;
+      if (!imgs.every(img => img.complete && img.naturalWidth > 0)) return false;
+      if (window.__bt.loaded === null) return false;
+      const old = window.__btSources[i] || [];
+      return imgs.some((img, k) => img.src !== old[k]);
+    };
   }
   found.forEach(el => {
     if (el.__btHooked) return;
@@ -384,7 +412,8 @@ _MARK_EXPLORERS_JS = """() => {
       if (window.__bt.load === null) window.__bt.load = performance.now();
       requestAnimationFrame(() => { window.__bt.loaded = performance.now(); });
     }, true);
-    new MutationObserver(() => {
+    new MutationObserver((records) => {
+      for (const r of records) r.target.__btSets = (r.target.__btSets || 0) + 1;
       if (window.__bt.keydown !== null && window.__bt.src === null)
         window.__bt.src = performance.now();
     }).observe(el, {subtree: true, attributes: true, attributeFilter: ['src']});
@@ -437,19 +466,11 @@ def move_steps(page) -> dict[str, float | None]:
     )
 
 
-_PICTURES_JS = """(i) => {
-  const el = document.querySelector(`[data-bt-explorer="${i}"]`);
-  return el ? Array.from(el.querySelectorAll('img')).map(img => img.src) : null;
-}"""
+# explorer i's pictures, named (see _MARK_EXPLORERS_JS); None if it is gone
+_PICTURES_JS = "(i) => window.__btSnapshot(i)"
 
-_CHANGED_JS = """([i, before]) => {
-  const el = document.querySelector(`[data-bt-explorer="${i}"]`);
-  if (!el) return false;
-  const imgs = Array.from(el.querySelectorAll('img'));
-  const changed = imgs.some((img, k) => img.src !== before[k]);
-  return changed && imgs.every(img => img.complete && img.naturalWidth > 0)
-         && window.__bt.loaded !== null;
-}"""
+# explorer i shows a new picture (another source than at the snapshot), loaded and on screen
+_CHANGED_JS = "([i, before]) => window.__btChanged(i, before)"
 
 HANDLE = ".noUi-handle, .ui-slider-handle"  # ipywidgets 8 (noUiSlider), 7 (jQuery UI)
 
@@ -500,8 +521,7 @@ _HANDLE_JS = """(h, i) => ({
   now: parseFloat(h.getAttribute('aria-valuenow')),
   low: parseFloat(h.getAttribute('aria-valuemin')),
   high: parseFloat(h.getAttribute('aria-valuemax')),
-  pictures: Array.from(document.querySelector(`[data-bt-explorer="${i}"]`)
-                       .querySelectorAll('img')).map(img => img.src),
+  pictures: window.__btSnapshot(i),
 })"""
 
 # The handle's box once it stops moving (cells scrolled into view are laid out and
@@ -584,7 +604,7 @@ _QUIET_JS = """([i, quiet]) => {
   const el = document.querySelector(`[data-bt-explorer="${i}"]`);
   if (!el) return true;
   const now = performance.now(), seen = window.__btQuiet || (window.__btQuiet = {});
-  const srcs = Array.from(el.querySelectorAll('img')).map(img => img.src).join(' ');
+  const srcs = Array.from(el.querySelectorAll('img')).map(window.__btPicture).join(' ');
   if (!seen[i] || seen[i].srcs !== srcs) { seen[i] = {srcs, since: now}; return false; }
   return now - seen[i].since >= quiet;
 }"""
