@@ -365,9 +365,10 @@ def shut_down_kernels(server) -> None:
 #
 # A picture's source is a data: URL of tens of kB. The checks below tell pictures apart
 # by a short name made in the page, "<img's number>:<how many times its src was set>",
-# and compare whole sources only in the page, once a source was set: sources sent to
-# Python and back, and read at every frame of a wait, cost the browser more than the
-# move it times, on the same two cores.
+# and compare whole sources only in the page, once a source was set. They used to send
+# every source to Python and back inside the timed window of a move and read them at
+# every frame of the wait, on the cores the move runs on (benchmarks/move_profile.md,
+# round 6: no difference in the keypress figure beyond the machine's noise).
 _MARK_EXPLORERS_JS = """() => {
   const tops = Array.from(document.querySelectorAll('.jupyter-widgets')).filter(
       el => !el.parentElement.closest('.jupyter-widgets'));
@@ -604,8 +605,8 @@ _QUIET_JS = """([i, quiet]) => {
   const el = document.querySelector(`[data-bt-explorer="${i}"]`);
   if (!el) return true;
   const now = performance.now(), seen = window.__btQuiet || (window.__btQuiet = {});
-  const srcs = Array.from(el.querySelectorAll('img')).map(window.__btPicture).join(' ');
-  if (!seen[i] || seen[i].srcs !== srcs) { seen[i] = {srcs, since: now}; return false; }
+  const names = Array.from(el.querySelectorAll('img')).map(window.__btPicture).join(' ');
+  if (!seen[i] || seen[i].names !== names) { seen[i] = {names, since: now}; return false; }
   return now - seen[i].since >= quiet;
 }"""
 

@@ -1092,8 +1092,8 @@ _IMG_SRC = """() => {
 
 # The picture's source is a data: URL of tens of kB. A move is told by the number of times
 # a source was set in the first explorer, counted in the page; the sources are compared
-# there, once one was set. Sent to Python and back at every move, and read at every
-# frame of the wait, they cost the student's browser more than the move, on the hub's cores.
+# there, once one was set, not sent to Python and back at every move and read at every
+# frame of the wait, on the cores the hub's students share.
 _SNAPSHOT = """() => {
   const box = Array.from(document.querySelectorAll('.attnlib-explorer'))[0];
   if (!box.__btWatched) {
