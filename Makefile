@@ -56,11 +56,19 @@ lab: $(VENV)/.installed-notebook $(if $(LAB_EXTRA),$(VENV)/.installed-$(LAB_EXTR
 	$(SERVER_CONFIG_PATH) $(BIN)/jupyter lab --ServerApp.root_dir=$(NOTEBOOK_DIR) \
 	    --LabApp.app_settings_dir=$(LAB_SETTINGS) $(JUPYTER_FLAGS) $(LAB_ARGS)
 
+# axe-core, from npm, for the browser tests' accessibility checks (tests/browser/axe).
+# Without npm the step says so and the tests that need it skip (fail under CI=true).
+AXE := tests/browser/axe/node_modules/axe-core/axe.min.js
+$(AXE): tests/browser/axe/package.json tests/browser/axe/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	    npm ci --prefix tests/browser/axe --no-audit --no-fund --silent && touch $@; \
+	else echo "make: no npm here: the accessibility checks will skip (install Node.js 20 and npm)"; fi
+
 # pytest-xdist: one worker per core (PYTEST_WORKERS=1 for one process). A file's
 # tests stay together, except the tests that run one whole notebook each (in a
 # browser, under papermill), which spread over the workers (conftest.py says how).
 PYTEST_WORKERS ?= auto
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test $(AXE)
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Re-execute every notebook in place from a fresh kernel (after a change to attnlib).

@@ -63,9 +63,17 @@ def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
+def _page_texts() -> list[tuple[str, str]]:
+    # The sentences the explorers' page module fills in (sent translated, by their keys)
+    from attnlib.explorers.page import TEXTS
+
+    return [(text, "explorers/page.py: TEXTS") for text in TEXTS]
+
+
 def test_every_sentence_shown_to_a_learner_has_a_chinese_translation():
     zh = i18n.catalog("zh")
-    missing = sorted({f"{where}: {text!r}" for text, where in _tr_calls() if text not in zh})
+    shown = [*_tr_calls(), *_page_texts()]
+    missing = sorted({f"{where}: {text!r}" for text, where in shown if text not in zh})
     assert not missing, "no Chinese for:\n" + "\n".join(missing)
 
 
@@ -78,7 +86,7 @@ def test_translations_keep_the_placeholders_and_are_chinese():
 
 
 def test_no_translation_is_left_unused():
-    used = {text for text, _ in _tr_calls()}
+    used = {text for text, _ in [*_tr_calls(), *_page_texts()]}
     unused = sorted(set(i18n.catalog("zh")) - used)
     assert not unused, f"translations for sentences no longer in the code: {unused}"
 

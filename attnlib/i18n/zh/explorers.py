@@ -27,4 +27,11 @@ MESSAGES = {
         "点击一个格子，看它的数从哪里来；或者在这里选择："
     ),
     "training step of the checkpoint": "这组参数保存时的训练步数",
+    # the explorers drawn in the page (attnlib.explorers.page, front/explorer.js)
+    "click a cell, or focus the picture and press the arrow keys, to see where its "
+    "numbers come from": "点击一个格子，或者选中图片后按方向键，看它的数从哪里来",
+    "Heatmaps: {titles}.": "热力图：{titles}。",
+    "Selected: {what}": "已选中：{what}",
+    "no cell selected": "没有选中的格子",
+    "{name} must be one of {allowed}, got {value!r}": "{name} 必须是 {allowed} 之一，收到的是 {value!r}",
 }

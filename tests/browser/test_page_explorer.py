@@ -1,0 +1,311 @@
+"""The explorers drawn in the page (attnlib/explorers/front/explorer.js), in Chromium
+without a kernel: the page's arithmetic equals attnlib's, every cell's colour is
+matplotlib's, a static HTML file moves every control offline, the keyboard reaches
+every cell of every head, and axe-core finds nothing to fix."""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from matplotlib import colormaps
+from matplotlib.colors import Normalize
+
+from attnlib import causal_mask, self_attention, toy_example
+from attnlib.explorers.page import FRONT, AttentionPage, EmbeddingPage, QKVPage, ScalingPage
+from attnlib.explorers.static import write_html
+from attnlib.pictures.heatmap import symmetric_limit
+
+from .conftest import skip_or_fail
+from .pages import LOCAL
+
+AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture
+def tab(new_context):
+    """A page at 1366 × 768 that records console errors and requests off this machine."""
+    context = new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.problems = []
+    page.on("console", lambda m: m.type == "error" and page.problems.append(m.text))
+    page.on("pageerror", lambda e: page.problems.append(f"uncaught: {e}"))
+    page.on("request", lambda r: r.url.startswith((*LOCAL, "file:")) or page.problems.append(
+        f"a request off this machine: {r.url}"))  # fmt: skip
+    return page
+
+
+def _module_page(page) -> None:
+    # The module alone, imported as the page's window.__m (its exported functions)
+    source = (FRONT / "explorer.js").read_text(encoding="utf-8")
+    page.set_content("<!DOCTYPE html><html><body></body></html>")
+    page.evaluate(
+        """async (source) => {
+             const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
+             window.__m = await import(url);
+           }""",
+        source,
+    )
+
+
+def _b64(a: np.ndarray) -> str:
+    return base64.b64encode(np.ascontiguousarray(a, dtype="<f8").tobytes()).decode()
+
+
+def _floats(text: str) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(text), dtype="<f8")
+
+
+_ATTENTION_JS = """([data, states]) => {
+  const un = (s) => { const b = atob(s), a = new Uint8Array(b.length);
+    for (let k = 0; k < b.length; k++) a[k] = b.charCodeAt(k); return new Float64Array(a.buffer); };
+  const pack = (f) => { const b = new Uint8Array(f.buffer); let s = '';
+    for (let k = 0; k < b.length; k++) s += String.fromCharCode(b[k]); return btoa(s); };
+  const d = {X: un(data.X), W_Q: un(data.W_Q), W_K: un(data.W_K), W_V: un(data.W_V),
+             d: data.d, width: data.width};
+  return states.map(([h, n, d_k, causal, scaled]) => {
+    const att = window.__m.selfAttention(d, h, n, d_k, d_k,
+        {scaled, mask: causal ? window.__m.causalMask(n) : null});
+    return [pack(att.Q), pack(att.scores), pack(att.weights), pack(att.Z)];
+  });
+}"""
+
+
+def test_the_pages_arithmetic_equals_attnlib(tab):
+    """Every d_k at three n and every n at three d_k, two seeds; causal masks; every head;
+    unscaled passes: Q, scores, weights and Z equal attnlib's to 1e-12."""
+    _module_page(tab)
+    from attnlib.explorers.page import page_data
+    from attnlib.maths.core import multi_head_attention
+    from attnlib.maths.data import toy_multi_head
+
+    checked = expected = 0
+    for seed in (0, 7):
+        data = page_data("attention", seed=seed, d=8)
+        packed = {k: base64.b64encode(data[k]).decode() for k in ("X", "W_Q", "W_K", "W_V")}
+        packed.update(d=data["d"], width=data["width"])
+        states = [(0, n, d_k, False, True) for n in (2, 9, 32) for d_k in range(1, 65)]
+        states += [(0, n, d_k, False, True) for n in range(2, 33) for d_k in (1, 4, 64)]
+        states += [(0, n, d_k, True, True) for n in (2, 6, 32) for d_k in (1, 4, 64)]
+        states += [(0, n, d_k, False, False) for n in (6, 32) for d_k in (4, 64)]
+        states += [(h, 6, 4, causal, True) for h in range(8) for causal in (False, True)]
+        got = tab.evaluate(_ATTENTION_JS, [packed, states])
+        expected += len(states)
+        for (h, n, d_k, causal, scaled), arrays in zip(states, got, strict=True):
+            mask = causal_mask(n) if causal else None
+            if h == 0:
+                want = self_attention(*toy_example(n, d=8, d_k=d_k, seed=seed)[1:], mask=mask,
+                                      scaled=scaled)  # fmt: skip
+            else:
+                ex = toy_multi_head(n, d=8, d_k=d_k, heads=h + 1, seed=seed)
+                want = multi_head_attention(*ex[1:6], heads=h + 1, mask=mask).heads[h]
+            for name, text in zip(("Q", "scores", "weights", "Z"), arrays, strict=True):
+                mine = _floats(text).reshape(getattr(want, name).shape)
+                reference = getattr(want, name)
+                finite = np.isfinite(reference)
+                assert (np.isfinite(mine) == finite).all(), (seed, h, n, d_k, causal, name)
+                np.testing.assert_allclose(
+                    mine[finite], reference[finite], rtol=0, atol=1e-12,
+                    err_msg=f"seed {seed}, head {h}, n {n}, d_k {d_k}, causal {causal}: {name}",
+                )  # fmt: skip
+            checked += 1
+    assert checked == expected > 600
+
+
+def _cell_colours(page, panel_boxes, shapes) -> list[np.ndarray]:
+    # The RGB at the centre of every cell of each panel, read from the canvas
+    return [
+        np.array(
+            page.evaluate(
+                """([box, rows, cols]) => {
+                 const canvas = document.querySelector('canvas.attnlib-canvas');
+                 const ctx = canvas.getContext('2d'), ratio = canvas.width / canvas.clientWidth;
+                 const cell = Math.min(box.box / cols, box.box / rows), out = [];
+                 for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) {
+                   const x = Math.floor((box.x + (j + 0.5) * cell) * ratio);
+                   const y = Math.floor((box.y + (i + 0.5) * cell) * ratio);
+                   out.push(Array.from(ctx.getImageData(x, y, 1, 1).data.slice(0, 3)));
+                 }
+                 return out;
+               }""",
+                [box, *shape],
+            )
+        ).reshape(*shape, 3)
+        for box, shape in zip(panel_boxes, shapes, strict=True)
+    ]
+
+
+def _layout_boxes(page) -> list[dict]:
+    return page.evaluate(
+        "() => JSON.parse(document.querySelector('.attnlib-picture').dataset.boxes)"
+    )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: AttentionPage(n=12, d_k=16, seed=3, heads=1, mask="causal", d=8),
+        lambda: QKVPage(d_k=9, d_v=10, seed=1, n=12, d=8),
+        lambda: EmbeddingPage(n=12, d=20, seed=2),
+    ],
+    ids=["attention", "qkv", "embedding"],
+)
+def test_every_cell_has_matplotlibs_colour(tab, tmp_path, make):
+    e = make()
+    tab.goto(write_html(e, tmp_path / "e.html", seeds=[e.controls["seed"]]).as_uri())
+    tab.wait_for_selector("canvas.attnlib-canvas")
+    panels = e.shown.panels
+    shared = symmetric_limit(np.concatenate([p.matrix.ravel() for p in panels if p.share_limit])) \
+        if any(p.share_limit for p in panels) else None  # fmt: skip
+    colours = _cell_colours(tab, _layout_boxes(tab), [p.shape for p in panels])
+    for p, got in zip(panels, colours, strict=True):
+        if p.kind == "weights":
+            low, high = 0.0, 1.0
+        else:
+            shown = p.matrix if p.mask is None else np.ma.array(p.matrix, mask=~p.mask)
+            top = shared if p.share_limit else symmetric_limit(shown)
+            low, high = -top, top
+        cmap = colormaps["viridis" if p.kind == "weights" else "RdBu_r"].resampled(256)
+        want = cmap(Normalize(low, high)(np.where(np.isfinite(p.matrix), p.matrix, 0)), bytes=True)
+        want = want[..., :3].astype(int)
+        if p.mask is not None:
+            want[~p.mask] = (217, 217, 217)  # the masked cells' grey (attnlib's MASKED_COLOUR)
+        # the diagonal's outline and a masked cell's hatching stay off the centre pixel
+        assert (got == want).all(), (
+            f"{p.title}: {int((got != want).any(axis=2).sum())} cells differ"
+        )
+    assert tab.problems == []
+
+
+def _picture(page) -> str:
+    return page.evaluate("() => document.querySelector('canvas.attnlib-canvas').toDataURL()")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: AttentionPage(n=6, d_k=4, seed=0, heads=1, mask="none", d=8),
+        lambda: ScalingPage(d_k=4, seed=0, n=8, d=8),
+        lambda: QKVPage(d_k=4, d_v=4, seed=0, n=6, d=8),
+        lambda: EmbeddingPage(n=6, d=8, seed=0),
+    ],
+    ids=["attention", "scaling", "qkv", "embedding"],
+)
+def test_a_static_page_moves_every_control_with_no_kernel(tab, tmp_path, make):
+    """A file written by attnlib.explorers.static: every control moves the picture, in the
+    browser alone, and nothing is asked of any server."""
+    e = make()
+    tab.goto(write_html(e, tmp_path / "e.html", seeds=range(3)).as_uri())
+    tab.wait_for_selector("canvas.attnlib-canvas")
+    names = tab.evaluate(
+        "() => Array.from(document.querySelectorAll('[data-control]')).map(c => c.dataset.control)"
+    )
+    assert names == list(e.CONTROLS)
+    for name in names:
+        control = tab.locator(f"[data-control={name}]")
+        before = _picture(tab)
+        if name == "mask":
+            control.select_option("causal")
+        else:
+            control.focus()
+            tab.keyboard.press("ArrowRight")
+        tab.wait_for_function(
+            "(before) => document.querySelector('canvas.attnlib-canvas').toDataURL() !== before",
+            arg=before, timeout=3000,
+        )  # fmt: skip
+    assert tab.problems == []
+
+
+def test_the_keyboard_reaches_every_cell_of_every_head(tab, tmp_path):
+    e = AttentionPage(n=5, d_k=4, seed=0, heads=4, mask="none", d=8)
+    tab.goto(write_html(e, tmp_path / "e.html", seeds=[0]).as_uri())
+    picture = tab.locator(".attnlib-picture")
+    picture.focus()
+    tab.keyboard.press("ArrowDown")  # the first key selects cell (0, 0) of head 0
+    label = lambda: picture.get_attribute("aria-label")  # noqa: E731
+    assert "head 0 of 4 · query 0 the → key 0 the" in label()
+    for _ in range(5 * 3 + 2):  # right across heads 0, 1, 2 into head 3's column 2
+        tab.keyboard.press("ArrowRight")
+    assert "head 3 of 4" in label() and "key 2" in label()
+    tab.keyboard.press("ArrowDown")
+    assert "query 1" in label()
+    summary = tab.locator(".attnlib-summary").text_content()
+    assert summary.startswith("head 3 of 4 · query 1 cat → key 2 sat")
+    # the outline is drawn in head 3's panel only
+    boxes = _layout_boxes(tab)
+    orange = [tab.evaluate(
+        """(box) => { const c = document.querySelector('canvas.attnlib-canvas');
+             const r = c.width / c.clientWidth, d = c.getContext('2d').getImageData(
+                 box.x * r, box.y * r, box.box * r, box.box * r).data;
+             let k = 0; for (let p = 0; p < d.length; p += 4)
+               if (d[p] === 255 && d[p + 1] === 127 && d[p + 2] === 14) k++;
+             return k; }""", box) for box in boxes]  # fmt: skip
+    assert orange[3] > 0 and orange[:3] == [0, 0, 0], orange
+    tab.keyboard.press("Escape")
+    assert "Selected" not in label()
+    assert tab.problems == []
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("heads", [1, 8])
+def test_axe_finds_nothing_and_titles_do_not_overlap(tab, tmp_path, language, heads):
+    if not AXE.exists():
+        skip_or_fail(
+            "axe-core is not installed: npm ci --prefix tests/browser/axe (make test does)"
+        )
+    import attnlib
+
+    attnlib.set_language(language)
+    try:
+        e = AttentionPage(n=8, d_k=4, seed=0, heads=heads, mask="causal", d=8)
+        path = write_html(e, tmp_path / "e.html", seeds=[0])
+    finally:
+        attnlib.set_language("en")
+    tab.goto(path.as_uri())
+    tab.wait_for_selector("canvas.attnlib-canvas")
+    tab.locator(".attnlib-picture").focus()
+    tab.keyboard.press("ArrowRight")  # a selection, so that its summary is checked too
+    tab.add_script_tag(path=str(AXE))
+    result = tab.evaluate("async () => await axe.run(document)")
+    violations = [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in result["violations"]]
+    assert violations == []
+    overlaps = tab.evaluate(
+        "() => JSON.parse(document.querySelector('.attnlib-picture').dataset.titles)"
+    )
+    for a, b in itertools.pairwise(overlaps):
+        if a["y"] == b["y"]:
+            assert a["right"] <= b["left"], f"titles overlap: {a} and {b}"
+    assert tab.problems == []
+
+
+def test_a_move_is_drawn_in_the_frame_of_its_keypress(tab, tmp_path):
+    """d_k and n at n = 32 (heads 1 and 4): the picture is drawn before the next frame."""
+    for heads in (1, 4):
+        e = AttentionPage(n=32, d_k=16, seed=0, heads=heads, mask="none", d=8)
+        tab.goto(write_html(e, tmp_path / f"e{heads}.html", seeds=[0]).as_uri())
+        tab.wait_for_selector("canvas.attnlib-canvas")
+        tab.evaluate("""() => { window.__late = []; document.addEventListener('keydown', () => {
+            const t0 = performance.now(), el = document.querySelector('.attnlib-page-explorer');
+            requestAnimationFrame(() => window.__late.push(+el.dataset.drawn - t0)); }, true); }""")
+        for name in ("d_k", "n"):
+            tab.locator(f"[data-control={name}]").focus()
+            for k in range(10):
+                tab.keyboard.press("ArrowRight" if k % 2 else "ArrowLeft")  # n starts at 32
+                tab.wait_for_timeout(30)
+        late = tab.evaluate("() => window.__late")
+        # drawn (a positive time after the keydown) before the frame that follows it
+        assert len(late) == 20 and all(0 <= t for t in late), late
+    assert tab.problems == []
+
+
+def test_static_html_escapes_what_could_end_its_scripts(tmp_path):
+    e = EmbeddingPage(n=6, d=8, seed=0)
+    e.text = {**e.text, "token": "</script><b>x</b>"}
+    text = write_html(e, tmp_path / "e.html", seeds=[0]).read_text()
+    assert text.count("</script>") == 3  # state, module, and the loader: nothing else ends one
+    state = text.split('id="attnlib-state">')[1].split("</script>")[0]
+    assert json.loads(state)["text"]["token"] == "</script><b>x</b>"
