@@ -309,3 +309,61 @@ def test_static_html_escapes_what_could_end_its_scripts(tmp_path):
     assert text.count("</script>") == 3  # state, module, and the loader: nothing else ends one
     state = text.split('id="attnlib-state">')[1].split("</script>")[0]
     assert json.loads(state)["text"]["token"] == "</script><b>x</b>"
+
+
+# --------------------------------------------------------------------------- in JupyterLab
+
+
+def test_in_jupyterlab_a_move_is_drawn_without_the_kernel_and_python_learns_of_it(
+    lab, lab_tab, lab_root, record_property
+):
+    """The page explorer in JupyterLab at n = 32: a d_k keypress is drawn before any
+    message comes back from the kernel; Python then holds the new value (shown by an
+    observer's Output); Python's own `e.d_k.value = ...` moves the page; ArrowDown on the
+    mask menu stays in the menu instead of moving to the next notebook cell."""
+    from . import notebooks, pages
+
+    name = "_browser_tests/page_explorer.ipynb"
+    notebooks.write_notebook(
+        lab_root / name,
+        [
+            "import ipywidgets as widgets\n"
+            "from attnlib.explorers.page import AttentionPage\n"
+            "e = AttentionPage(n=32, d_k=16, seed=0, heads=1, mask='none', d=8)\n"
+            "told = widgets.Output()\n"
+            "e.observe(lambda c: told.append_stdout(f\"python d_k = {c['new']['d_k']}\\n\"),"
+            " names='controls')\n"
+            "display(e, told)",
+            "e.d_k.value = 20",
+        ],
+    )
+    page = lab_tab.page
+    cells = pages.read_cells(lab_root / name)
+    pages.open_notebook(page, lab, name, len(cells))
+    pages.run_all_from_menu(page)
+    problems = pages.wait_until_run(page, cells) + pages.output_problems(page, cells)
+    assert not problems, "\n".join(problems)
+    control = page.locator("[data-control=d_k]")
+    page.wait_for_function("() => document.querySelector('[data-control=d_k]')?.value === '20'")
+    page.evaluate(
+        """() => { window.__late = []; document.addEventListener('keydown', () => {
+             const t0 = performance.now(), el = document.querySelector('.attnlib-page-explorer');
+             requestAnimationFrame(() => window.__late.push(+el.dataset.drawn - t0)); }, true); }"""
+    )
+    control.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => window.__late.length === 1")
+    late = page.evaluate("() => window.__late[0]")
+    assert 0 <= late, f"the move was not drawn in the frame of its keypress ({late:.1f} ms)"
+    page.get_by_text("python d_k = 21").wait_for(timeout=5000)
+    mask = page.locator("[data-control=mask]")
+    mask.focus()
+    active = page.evaluate(
+        "() => document.querySelector('.jp-Notebook .jp-Cell.jp-mod-active')?.id"
+    )
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("() => document.activeElement.dataset.control") == "mask"
+    after = page.evaluate("() => document.querySelector('.jp-Notebook .jp-Cell.jp-mod-active')?.id")
+    assert after == active, "ArrowDown on the mask menu moved JupyterLab to another cell"
+    record_property("summary", f"JupyterLab page explorer: keypress drawn {late:.1f} ms after")
+    assert lab_tab.problems() == []

@@ -595,6 +595,11 @@ function element(tag, props = {}, ...children) {
 
 let made = 0; // ids for labels, unique in the page
 
+// JupyterLab's shortcuts (ArrowDown: the next cell; ArrowRight: open a heading) match the
+// focused element itself, and Lumino skips an element with this attribute and all above
+// it: the keys pressed in a control or on the picture are the explorer's.
+const keysAreOurs = (node) => node.setAttribute("data-lm-suppress-shortcuts", "true");
+
 export function render({ model, el }) {
   const id = `attnlib-${++made}`;
   const size = model.get("size");
@@ -609,9 +614,7 @@ export function render({ model, el }) {
   const t = state.t;
 
   el.classList.add("attnlib-page-explorer", "attnlib-explorer", `attnlib-${size}`);
-  // JupyterLab's shortcuts (ArrowDown: the next cell) stop at this attribute: the keys
-  // pressed in a control or on the picture are the explorer's
-  el.setAttribute("data-lm-suppress-shortcuts", "true");
+
   el.lang = model.get("language");
   // ---- controls: native inputs, each with a label (their accessible names)
   const bar = element("div", { className: "attnlib-controls" });
@@ -634,6 +637,7 @@ export function render({ model, el }) {
       input.output = out;
     }
     input.dataset.control = name;
+    keysAreOurs(input);
     inputs[name] = input;
     bar.append(box);
   }
@@ -642,6 +646,7 @@ export function render({ model, el }) {
   canvas.setAttribute("aria-hidden", "true");
   const picture = element("div", { className: "attnlib-picture", tabIndex: 0 }, canvas);
   picture.setAttribute("role", "img");
+  keysAreOurs(picture);
   const hint = element("div", { className: "attnlib-hint", id: `${id}-hint`,
                                 textContent: model.get("hint") });
   picture.setAttribute("aria-describedby", hint.id);
