@@ -447,8 +447,11 @@ def test_overflow_in_float32_suggests_float64():
 
 
 def test_overflowing_values_are_named():
+    # Every entry of V is a sum of d = 8 terms of at least 1e308, beyond float64's 1.8e308,
+    # whatever numbers the toy example draws (X positive, W_V all 1e308).
+    X = np.abs(GOOD.X) + 1.0
     with pytest.raises(ValueError, match=r"the values V overflowed.*inputs are too large"):
-        attnlib.self_attention(GOOD.X, GOOD.W_Q, GOOD.W_K, GOOD.W_V * 1e308)
+        attnlib.self_attention(X, GOOD.W_Q, GOOD.W_K, np.full_like(GOOD.W_V, 1e308))
 
 
 def test_overflow_under_a_mask_is_still_called_overflow():

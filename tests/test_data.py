@@ -60,13 +60,14 @@ def test_same_seed_same_numbers_other_seed_other_numbers():
 
 
 def test_numbers_are_pinned_across_platforms_and_numpy_versions():
-    # Printed once and stored: if numpy's Generator stream ever changed, every
-    # notebook's numbers would change; this test says so first.
+    # Printed once and stored (again when the draws became column by column, for the
+    # prefix property): if numpy's Generator stream ever changed, every notebook's
+    # numbers would change; this test says so first.
     ex = attnlib.toy_example(seed=0)
     np.testing.assert_allclose(
-        ex.X[0, :4], [0.45168545, -0.37456802, -0.22066121, -0.52953046], rtol=1e-7
+        ex.X[0, :4], [0.35537271, 0.18851919, -0.76951464, 1.06693487], rtol=1e-7
     )
-    np.testing.assert_allclose(ex.W_Q[0, :3], [0.03640457, -0.34666871, -0.28902223], rtol=1e-7)
+    np.testing.assert_allclose(ex.W_Q[0, :3], [0.03640457, -0.94589746, -0.45073618], rtol=1e-7)
 
 
 def test_changing_d_k_keeps_X_and_changing_d_v_keeps_W_Q():
@@ -125,11 +126,89 @@ def test_W_Q_and_W_K_come_from_independent_streams():
     assert abs(corr) < 0.25  # 256 independent pairs: |corr| above 4 standard errors
     # Nor may W_K continue W_Q's stream: then its numbers would start after however many
     # W_Q drew, and shift with d_k. With a stream of its own, W_K of shape (d, d_k) holds
-    # the first d * d_k numbers of that stream (row by row), whatever d_k is.
+    # the first d * d_k numbers of that stream (column by column), whatever d_k is.
     narrow = attnlib.toy_example(d=8, d_k=2, seed=7)
     wide = attnlib.toy_example(d=8, d_k=6, seed=7)
-    np.testing.assert_array_equal(narrow.W_K.ravel(), wide.W_K.ravel()[: 8 * 2])
-    np.testing.assert_array_equal(narrow.W_Q.ravel(), wide.W_Q.ravel()[: 8 * 2])
+    np.testing.assert_array_equal(narrow.W_K.T.ravel(), wide.W_K.T.ravel()[: 8 * 2])
+    np.testing.assert_array_equal(narrow.W_Q.T.ravel(), wide.W_Q.T.ravel()[: 8 * 2])
+
+
+# --- prefix stability: a smaller size is part of the same numbers (the browser explorers) ---
+
+PREFIX_SEEDS = [0, 1, 7, 42, 99, 2**32 - 1]
+
+
+@pytest.mark.parametrize("seed", PREFIX_SEEDS)
+def test_smaller_d_k_is_the_first_columns_of_the_same_weights(seed):
+    widest = attnlib.toy_example(n=6, d=8, d_k=16, seed=seed)
+    for d_k in range(1, 16):
+        ex = attnlib.toy_example(n=6, d=8, d_k=d_k, seed=seed)
+        np.testing.assert_array_equal(ex.W_Q, widest.W_Q[:, :d_k])
+        np.testing.assert_array_equal(ex.W_K, widest.W_K[:, :d_k])
+        np.testing.assert_array_equal(ex.W_V, widest.W_V[:, :d_k])  # d_v = d_k
+        np.testing.assert_array_equal(ex.X, widest.X)
+
+
+@pytest.mark.parametrize("seed", PREFIX_SEEDS)
+def test_smaller_d_v_is_the_first_columns_of_the_same_W_V(seed):
+    widest = attnlib.toy_example(d=8, d_k=4, d_v=12, seed=seed)
+    for d_v in range(1, 12):
+        ex = attnlib.toy_example(d=8, d_k=4, d_v=d_v, seed=seed)
+        np.testing.assert_array_equal(ex.W_V, widest.W_V[:, :d_v])
+        np.testing.assert_array_equal(ex.W_Q, widest.W_Q)
+
+
+@pytest.mark.parametrize("seed", [0, 3, 42])
+def test_each_added_dimension_adds_one_term_to_every_score(seed):
+    # What the d_k slider shows: the scores at d_k + 1 are those at d_k plus q_i[c] k_j[c].
+    # (Unscaled Q K^T: the division by sqrt(d_k) changes with d_k as well.)
+    big = attnlib.toy_example(n=7, d=8, d_k=10, seed=seed)
+    Q, K = big.X @ big.W_Q, big.X @ big.W_K  # (n, d) @ (d, d_k) -> (n, d_k)
+    for d_k in range(1, 10):
+        small = attnlib.toy_example(n=7, d=8, d_k=d_k, seed=seed)
+        scores = (small.X @ small.W_Q) @ (small.X @ small.W_K).T  # (n, d_k) @ (d_k, n) -> (n, n)
+        np.testing.assert_allclose(
+            scores + np.outer(Q[:, d_k], K[:, d_k]),
+            Q[:, : d_k + 1] @ K[:, : d_k + 1].T,  # (n, d_k + 1) @ (d_k + 1, n) -> (n, n)
+            rtol=1e-12,
+            atol=1e-12,
+        )
+
+
+@pytest.mark.parametrize("seed", [0, 5, 42])
+@pytest.mark.parametrize("heads", [1, 2, 4])
+def test_each_head_of_a_smaller_d_k_is_the_first_columns_of_that_head(seed, heads):
+    widest = attnlib.toy_multi_head(d=8, d_k=9, d_v=9, heads=heads, seed=seed)
+    for d_k in range(1, 9):
+        ex = attnlib.toy_multi_head(d=8, d_k=d_k, d_v=d_k, heads=heads, seed=seed)
+        for h in range(heads):
+            for name in ("W_Q", "W_K", "W_V"):
+                np.testing.assert_array_equal(
+                    getattr(ex, name)[:, h * d_k : (h + 1) * d_k],
+                    getattr(widest, name)[:, h * 9 : h * 9 + d_k],
+                    err_msg=f"{name}, head {h}, d_k = {d_k}",
+                )
+
+
+@pytest.mark.parametrize("seed", PREFIX_SEEDS)
+def test_smaller_d_is_the_first_columns_of_the_same_embedding(seed):
+    widest = data.embedding_table(d=32, seed=seed)
+    for d in range(1, 32):
+        np.testing.assert_array_equal(data.embedding_table(d=d, seed=seed), widest[:, :d])
+        np.testing.assert_array_equal(
+            attnlib.toy_example(n=10, d=d, seed=seed).X,
+            attnlib.toy_example(n=10, d=32, seed=seed).X[:, :d],
+        )
+
+
+@pytest.mark.parametrize("seed", PREFIX_SEEDS)
+def test_smaller_n_is_the_first_rows_of_the_same_X(seed):
+    longest = attnlib.toy_example(n=80, d=8, seed=seed)
+    for n in range(1, 80):
+        ex = attnlib.toy_example(n=n, d=8, seed=seed)
+        assert ex.tokens == longest.tokens[:n]
+        np.testing.assert_array_equal(ex.X, longest.X[:n])
+        np.testing.assert_array_equal(ex.W_Q, longest.W_Q)
 
 
 # --- toy_multi_head ---

@@ -1,9 +1,21 @@
 """A toy sentence, its vocabulary and a seeded embedding table: the X of the chapter.
 
 Each random array has its own stream, ``default_rng([seed, stream])``, so
-changing d_k redraws W_Q and W_K but leaves the embedding (and so X) alone,
-and changing d_v touches only W_V. Entries are drawn from numpy's Generator
-(PCG64), whose normal stream is the same on every platform.
+changing d_k leaves the embedding (and so X) alone, and changing d_v touches
+only W_V. Entries are drawn from numpy's Generator (PCG64), whose normal
+stream is the same on every platform.
+
+The toy data is prefix-stable: a smaller size shows part of the same numbers.
+Each W is drawn as (d_k, d) and transposed, so that its column c is one run of
+its stream, the same for every d_k > c. A smaller d_k therefore uses the first
+d_k columns of the same W_Q and W_K, and since q_i · k_j = Σ_c q_i[c] k_j[c],
+each added dimension adds one term to every dot product and leaves the other
+terms as they were (W_V and d_v likewise). The embedding table is drawn as
+(d, V) and transposed, so the table of size d is the first d columns of every
+larger one; X for n tokens is the first n rows of X for more (the first n
+words, looked up). The explorers that compute in the browser rely on this:
+moving the d_k, d or n slider down shows the first columns or rows of what
+was there, not new numbers.
 
 Multi-head weights (`toy_multi_head`) give each head its own stream too,
 ``default_rng([seed, stream, h])``, except head 0, which reuses the
@@ -94,6 +106,8 @@ def embedding_table(d: int = 8, seed: int = 0) -> np.ndarray:
     """The seeded embedding table, one row of length `d` per word of VOCABULARY.
 
     Entries are standard normal, so each coordinate of x_i has variance 1.
+    Column c is the same for every d > c: a smaller table is the first
+    columns of a larger one.
 
     Returns
     -------
@@ -102,7 +116,8 @@ def embedding_table(d: int = 8, seed: int = 0) -> np.ndarray:
     d = as_size("d", d)
     seed = _as_seed(seed)
     rng = np.random.default_rng([seed, _STREAM["embedding"]])
-    return rng.standard_normal((len(VOCABULARY), d))  # (V, d)
+    # One column after another from the stream, so that column c does not depend on d.
+    return np.ascontiguousarray(rng.standard_normal((d, len(VOCABULARY))).T)  # (d, V).T -> (V, d)
 
 
 def embed(words, table: np.ndarray) -> np.ndarray:
@@ -139,9 +154,10 @@ def toy_example(
     d : int, default 8
         Embedding size.
     d_k : int, default 4
-        Columns of W_Q and W_K.
+        Columns of W_Q and W_K; a smaller d_k gives the first columns of the
+        same W_Q and W_K.
     d_v : int, optional
-        Columns of W_V; defaults to `d_k`.
+        Columns of W_V (likewise); defaults to `d_k`.
     seed : int, default 0
         From 0 to 2**32 - 1. Same seed, same numbers.
 
@@ -167,10 +183,9 @@ def toy_example(
     seed = _as_seed(seed)
     words = tokens(n)
     X = embed(words, embedding_table(d, seed))  # (n, d)
-    scale = 1 / math.sqrt(d)
-    W_Q = scale * np.random.default_rng([seed, _STREAM["W_Q"]]).standard_normal((d, d_k))
-    W_K = scale * np.random.default_rng([seed, _STREAM["W_K"]]).standard_normal((d, d_k))
-    W_V = scale * np.random.default_rng([seed, _STREAM["W_V"]]).standard_normal((d, d_v))
+    W_Q = _weights([seed, _STREAM["W_Q"]], d, d_k)  # (d, d_k)
+    W_K = _weights([seed, _STREAM["W_K"]], d, d_k)  # (d, d_k)
+    W_V = _weights([seed, _STREAM["W_V"]], d, d_v)  # (d, d_v)
     return Example(words, X, W_Q, W_K, W_V)
 
 
@@ -227,8 +242,8 @@ def toy_multi_head(
     def blocks(name: str, width: int) -> np.ndarray:
         # heads x (d, width) -> (d, heads * width), head h in columns h*width ...
         keys = [[seed, _STREAM[name]] if h == 0 else [seed, _STREAM[name], h] for h in range(heads)]
-        draws = [np.random.default_rng(key).standard_normal((d, width)) for key in keys]
-        return (1 / math.sqrt(d)) * np.concatenate(draws, axis=1)  # as toy_example, bit for bit
+        draws = [_weights(key, d, width) for key in keys]  # as toy_example, bit for bit
+        return np.concatenate(draws, axis=1)
 
     W_O = np.random.default_rng([seed, _STREAM["W_O"]]).standard_normal((heads * d_v, d_out))
     W_O /= math.sqrt(heads * d_v)  # (heads * d_v, d_out)
@@ -239,6 +254,13 @@ def toy_multi_head(
 
 def _as_seed(seed) -> int:
     return as_size("seed", seed, minimum=0, maximum=MAX_SEED)
+
+
+def _weights(key: list[int], d: int, width: int) -> np.ndarray:
+    # Drawn (width, d) and transposed: column c is the stream's numbers c*d ... (c+1)*d - 1
+    # whatever the width, so a narrower W is the first columns of a wider one. Variance 1/d.
+    W = np.random.default_rng(key).standard_normal((width, d)).T  # (width, d).T -> (d, width)
+    return np.ascontiguousarray((1 / math.sqrt(d)) * W)  # row-major again, as every other array
 
 
 def hand_example() -> Example:

@@ -56,7 +56,7 @@ SAMPLE = {
         lambda: checks.check_prediction_score(0.21, reveal=True),
     ),
     "predictions (working shown)": (
-        lambda: checks.check_prediction_alpha(0.70, reveal=True),
+        lambda: checks.check_prediction_alpha(0.37, reveal=True),  # α_12 = 0.366
         lambda: checks.check_prediction_alpha(0.5, reveal=True),
     ),
     "learned": (

@@ -19,6 +19,16 @@ def small():
     return attnlib.self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
 
 
+def peaked():
+    """3 tokens, d = d_k = 4, seed 8: row 1 peaked enough that each slip gives its own number.
+
+    (Seed 0's row 1 is nearly even, 0.34, 0.29, 0.37: normalising down the column gives
+    almost the right weight there, so the slips could not be told apart.)
+    """
+    ex = attnlib.toy_example(n=3, d=4, d_k=4, seed=8)
+    return attnlib.self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
+
+
 # (check, the right answer from attnlib.solutions) for the questions the notebooks ask
 PREDICTED = [
     (checks.check_prediction_cross_shape, solutions.predict_cross_shape()),
@@ -178,13 +188,17 @@ def test_a_question_out_of_range_is_the_notebooks_error_not_the_learners():
 
 
 def test_winner_slips_are_named():
-    att = small()  # row 1: key 2 wins; the query itself is 1; column 1 peaks at query 0
+    att = peaked()  # row 1: key 2 wins; the query itself is 1; column 1 peaks at query 0
     assert int(np.argmax(att.scores[1])) == 2 and int(np.argmax(att.scores[:, 1])) == 0
     fails_with(
-        checks.check_prediction_winner(1, reveal=True), "won by key 2", "does not always attend"
+        checks.check_prediction_winner(1, att, reveal=True),
+        "won by key 2",
+        "does not always attend",
     )
-    fails_with(checks.check_prediction_winner(0, reveal=True), "won by key 2", "you read column 1")
-    fails_with(checks.check_prediction_winner(3, reveal=True), "not an index from 0 to 2")
+    fails_with(
+        checks.check_prediction_winner(0, att, reveal=True), "won by key 2", "you read column 1"
+    )
+    fails_with(checks.check_prediction_winner(3, att, reveal=True), "not an index from 0 to 2")
 
 
 def test_winner_and_alpha_on_every_row_of_a_longer_sentence():
@@ -203,20 +217,20 @@ def test_winner_and_alpha_on_every_row_of_a_longer_sentence():
 
 
 def test_alpha_slips_are_named():
-    att = small()  # row 1 of the weights: 0.171, 0.125, 0.703
+    att = peaked()  # row 1 of the weights: 0.303, 0.081, 0.615
     right = float(att.weights[1, 2])
     fails_with(
-        checks.check_prediction_alpha(1 / 3, reveal=True),
+        checks.check_prediction_alpha(1 / 3, att, reveal=True),
         "only when all the scores",
         f"{right:.4g}",
     )
     fails_with(
-        checks.check_prediction_alpha(float(np.exp(att.scores[1, 2])), reveal=True),
+        checks.check_prediction_alpha(float(np.exp(att.scores[1, 2])), att, reveal=True),
         "divided by the row's sum",
     )
     column = float(attnlib.softmax(att.scores, axis=0)[1, 2])
-    fails_with(checks.check_prediction_alpha(column, reveal=True), "down column 2")
-    fails_with(checks.check_prediction_alpha(0.5, reveal=True), "sum", f"= {right:.4g}")
+    fails_with(checks.check_prediction_alpha(column, att, reveal=True), "down column 2")
+    fails_with(checks.check_prediction_alpha(0.5, att, reveal=True), "sum", f"= {right:.4g}")
 
 
 def test_alpha_of_huge_scores_is_explained_without_overflow():

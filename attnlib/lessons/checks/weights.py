@@ -16,7 +16,7 @@ check_prediction_output                   05        z_1 = Σ_j α_1j v_j by hand
 
 Examples
 --------
->>> bool(check_prediction_exps([0.24, 0.18, 1.0]))
+>>> bool(check_prediction_exps([0.93, 0.81, 1.0]))
 True
 """
 
@@ -174,7 +174,7 @@ def check_prediction_alpha(
 
     Examples
     --------
-    >>> bool(check_prediction_alpha(0.70))
+    >>> bool(check_prediction_alpha(0.37))
     True
     """
     att = small_example() if att is None else att

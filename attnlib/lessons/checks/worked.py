@@ -73,9 +73,9 @@ def check_prediction_score(
 
     Examples
     --------
-    >>> check_prediction_score(0.21, reveal=True)
-    ✗ check_prediction_score: you predicted 0.21, but score_01 = 0.1069
-      Hint: that is q_0 · k_1 = 0.2139 before the scaling; divide it by √d_k = 2
+    >>> check_prediction_score(0.34, reveal=True)
+    ✗ check_prediction_score: you predicted 0.34, but score_01 = 0.171
+      Hint: that is q_0 · k_1 = 0.342 before the scaling; divide it by √d_k = 2
     """
     att = small_example() if att is None else att
     guess = as_number(answer)
