@@ -88,12 +88,12 @@ PRESENT_PORT ?= 8866
 PRESENT_NOTEBOOK ?= $(NOTEBOOK_DIR)/classroom.ipynb
 # --template=offline (jupyter/voila/templates/offline): Voila's page without its CDN
 # links, so that it works in a room without internet. The page loads only the
-# JupyterLab extensions it needs (the widgets, ipyevents for the clicks, Voila's own
-# widget manager): others installed beside them (Notebook 7's, nbdime's) cannot load
-# outside JupyterLab and log errors on the page.
+# JupyterLab extensions it needs (the widgets, anywidget for the explorers drawn in the
+# page, Voila's own widget manager): others installed beside them (Notebook 7's,
+# nbdime's) cannot load outside JupyterLab and log errors on the page.
 # `jupyter trust` signs the classroom notebook in your own signature store (the file
 # does not change): you chose to serve it, so Voila does not warn "not trusted".
-VOILA_EXTENSIONS := @jupyter-widgets/jupyterlab-manager ipyevents \
+VOILA_EXTENSIONS := @jupyter-widgets/jupyterlab-manager anywidget \
     @voila-dashboards/widgets-manager8 @voila-dashboards/widgets-manager7
 VOILA_FLAGS := --theme=light --template=offline \
     $(foreach e,$(VOILA_EXTENSIONS),--VoilaConfiguration.extension_allowlist=$(e))

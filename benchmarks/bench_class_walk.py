@@ -1,20 +1,18 @@
-"""What a class's slider moves cost the kernel: first visits, each student in a fresh process.
+"""What a class's slider moves cost the kernel: each student in a fresh process.
 
     python benchmarks/bench_class_walk.py                      # about 20 s
     PYTHONPATH=/path/to/older/checkout python benchmarks/bench_class_walk.py
 
 ``make class`` moves each student's explorer (notebook 05's: n = 6, d_k = 4,
 seed = 0) K = 10 times: d_k, seed and n in turn, one step up or down at random.
-Those moves are mostly first visits: a d_k or seed never shown gives new
-numbers, often new colour limits; an n never shown gives a new layout. A
-benchmark that moves a slider back and forth (``bench_move``,
-``bench_explorer``) measures the cached path instead. Here each student runs
-in a process of its own, as each has a kernel of its own, so nothing is cached
-from one student to the next; the moves are the harness's (the same
-generator, seeded per student). Per move: the CPU time of the thread that
-redraws (``time.thread_time``: less sensitive than wall time to other work on
-a shared machine), from ``slider.value = v`` to the new PNG in
-``explorer.image``. No server, no websocket: ``bench_move`` adds those.
+The explorers draw in the page: a move of n or d_k is computed and drawn there,
+and the kernel is only told (the page's ``controls`` message); a new seed asks
+the kernel for that seed's numbers (X and each head's W_Q, W_K, W_V at their
+widest). Each student runs in a process of its own, as each has a kernel of its
+own. Per move: the CPU time of the thread (``time.thread_time``) that applies
+the page's message (``Widget.set_state``, as the comm handler does), sends
+nothing for n and d_k and the new numbers for a seed. No server, no websocket:
+``bench_move`` adds those.
 
 Runs the ``attnlib`` found on the path, so the same script measures an older
 checkout (PYTHONPATH=that checkout) for a before/after in one sitting.
@@ -49,11 +47,13 @@ def walk(student: int, moves: int) -> list[tuple[str, float]]:
         low, high = LIMITS[name]
         step = rng.choice((-1, 1))
         value = values[name] + step if low <= values[name] + step <= high else values[name] - step
-        before = explorer.image.value
+        before = explorer.data
         start = time.thread_time()
-        getattr(explorer, name).value = value
+        # what the page's message does in the kernel once it has drawn the move itself
+        explorer.set_state({"controls": {**explorer.controls, name: value}})
         out.append((name, (time.thread_time() - start) * 1e3))
-        assert explorer.image.value is not before, "the move drew no new picture"
+        # a seed needs the page to get new numbers; n and d_k need nothing from the kernel
+        assert (explorer.data is not before) == (name == "seed"), name
         values[name] = value
     return out
 

@@ -7,7 +7,6 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-import attnlib
 from attnlib import set_language
 from attnlib.pictures import agg_text
 from attnlib.pictures.agg_text import TextCachingCanvas, TextCachingRenderer
@@ -69,14 +68,6 @@ def test_a_second_draw_lays_out_and_renders_nothing_again():
     assert agg_text._layout.cache_info().misses == layouts.misses
     assert agg_text.glyph_bitmap.cache_info().misses == glyphs.misses
     assert agg_text.glyph_bitmap.cache_info().hits > glyphs.hits
-
-
-def test_an_explorers_pictures_are_what_a_plain_agg_canvas_draws():
-    e = attnlib.explorer(n=5, d_k=4, seed=1)
-    e.n.value = 7  # a new layout: its background is drawn with the kept text
-    fast = np.asarray(e.canvas.canvas.buffer_rgba()).copy()
-    FigureCanvasAgg(e.canvas.figure)
-    assert np.array_equal(pixels(e.canvas.figure), fast)
 
 
 def test_the_canvas_keeps_a_new_renderer_when_the_size_changes():

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-import attnlib
 from attnlib.pictures import cell_image
 from attnlib.pictures.cell_image import CellImage
 from attnlib.pictures.heatmap import heatmap
@@ -30,32 +28,6 @@ def both_ways(fig, monkeypatch) -> tuple[np.ndarray, np.ndarray]:
 
 def images(fig) -> list[CellImage]:
     return [im for ax in fig.axes for im in ax.images]
-
-
-@pytest.mark.parametrize(
-    "options",
-    [
-        {"n": 6},
-        {"n": 15, "heads": 4},  # a pixel on a cell's edge went to the wrong cell before the
-        # transforms were grouped as matplotlib groups them
-        {"n": 21, "mask": "causal"},
-        {"n": 32},
-        {"n": 9, "heads": 8, "mask": "causal", "size": "large"},
-    ],
-)
-def test_explorer_pictures_are_matplotlibs_pixels_exactly(options, monkeypatch):
-    e = attnlib.explorer(d_k=4, seed=3, **options)
-    e.select((1, 2))
-    fig = e.canvas.figure
-    fast, usual = both_ways(fig, monkeypatch)
-    shown = images(fig)
-    assert shown and all(isinstance(im, CellImage) for im in shown)
-    if MAPPED:  # the map was used, not the fallback
-        assert all(im.fast_draws >= 1 for im in shown)
-    else:
-        assert all(im.fast_draws == 0 for im in shown)
-    differ = (fast != usual).any(axis=-1)
-    assert not differ.any(), f"{differ.sum()} pixels differ, first at {np.argwhere(differ)[:3]}"
 
 
 def test_masked_cells_and_new_numbers_keep_matplotlibs_pixels(monkeypatch):

@@ -278,7 +278,7 @@ def test_the_readme_commands_without_make_serve_the_notebooks_in_jupyterlab():
 
             # the notebooks' imports work in the learner's venv
             python = clone / ".venv" / "bin" / "python"
-            imports = "import attnlib, ipywidgets, ipyevents, matplotlib; print(attnlib.__file__)"
+            imports = "import attnlib, ipywidgets, anywidget, matplotlib; print(attnlib.__file__)"
             result = subprocess.run(
                 [python, "-c", imports], cwd=home, capture_output=True, text=True, check=False
             )

@@ -9,22 +9,20 @@ import pytest
 from matplotlib import colormaps
 
 import attnlib
-from attnlib.explorers import views
-from attnlib.explorers.page import (
-    TEXTS,
-    AttentionPage,
-    EmbeddingPage,
-    QKVPage,
-    ScalingPage,
-    cmap_table,
-    page_data,
+from attnlib.explorers import (
+    AttentionExplorer,
+    EmbeddingExplorer,
+    QKVExplorer,
+    ScalingExplorer,
+    views,
 )
+from attnlib.explorers.page import TEXTS, cmap_table, page_data
 from attnlib.explorers.static import static_html
 from attnlib.maths.data import toy_example, toy_multi_head
 
 
 def attention_page(**values):
-    return AttentionPage(
+    return AttentionExplorer(
         **{"n": 6, "d_k": 4, "seed": 0, "heads": 1, "mask": "none", "d": 8, **values}
     )
 
@@ -62,7 +60,7 @@ def test_python_moves_the_page_and_reads_what_it_shows():
     assert np.array_equal(e.attention.weights, want.data["attention"].weights)
     e.set_controls(mask="causal", heads=3)
     assert [p.title for p in e.shown.panels][2].startswith("head 2")
-    assert repr(e) == "AttentionPage(n=6, d_k=8, seed=0, heads=3, mask='causal')"
+    assert repr(e) == "AttentionExplorer(n=6, d_k=8, seed=0, heads=3, mask='causal')"
 
 
 def test_a_move_told_by_the_page_computes_nothing_but_a_seed_sends_new_numbers():
@@ -95,7 +93,7 @@ def test_bad_values_are_refused_with_the_range(change, message):
 
 def test_bad_arguments_are_refused_when_made():
     with pytest.raises(TypeError, match="takes n, d_k, seed, heads, mask, d by keyword"):
-        AttentionPage(n=6, d_k=4, seed=0)
+        AttentionExplorer(n=6, d_k=4, seed=0)
     with pytest.raises(ValueError, match="size must be one of"):
         attention_page(size="huge")
 
@@ -118,11 +116,11 @@ def test_select_from_python_checks_the_cell():
     with pytest.raises(ValueError, match="cell j must be from 0 to 5"):
         e.select((0, 6))
     with pytest.raises(ValueError, match="no panel in which to select"):
-        EmbeddingPage(n=6, d=8, seed=0).select((0, 0))
+        EmbeddingExplorer(n=6, d=8, seed=0).select((0, 0))
 
 
 def test_where_no_widgets_run_a_png_with_alt_text():
-    e = ScalingPage(d_k=16, seed=0, n=8, d=8)
+    e = ScalingExplorer(d_k=16, seed=0, n=8, d=8)
     data, metadata = e._repr_mimebundle_()
     assert data["image/png"].startswith(b"\x89PNG") and data["text/plain"] == repr(e)
     assert metadata["image/png"]["alt"].startswith("Heatmaps: weights, unscaled")
@@ -131,7 +129,7 @@ def test_where_no_widgets_run_a_png_with_alt_text():
 def test_the_page_gets_its_sentences_in_the_learners_language():
     attnlib.set_language("zh")
     try:
-        e = QKVPage(d_k=4, d_v=3, seed=0, n=6, d=8)
+        e = QKVExplorer(d_k=4, d_v=3, seed=0, n=6, d=8)
     finally:
         attnlib.set_language("en")
     assert e.language == "zh" and set(e.text) == set(TEXTS)

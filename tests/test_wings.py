@@ -21,7 +21,7 @@ import attnlib
 
 PACKAGE = Path(attnlib.__file__).parent
 WINGS = ("maths", "pictures", "explorers", "lessons", "i18n")
-WIDGETS = ("ipywidgets", "ipyevents")
+WIDGETS = ("ipywidgets", "anywidget")
 
 #: wing -> what it must not import (attnlib's wings by name, other packages by top-level name)
 FORBIDDEN = {

@@ -105,26 +105,19 @@ def test_explorer_controls_speak_chinese_but_keep_their_names_and_values(recwarn
     attnlib.set_language("zh")
     e = attnlib.explorer(n=6, d_k=4, seed=0)
     # captions: a word in Chinese, a symbol as the formulas write it; names stay English
-    assert [c.description for c in e.controls.values()] == ["n", "d_k", "随机种子", "头数", "掩码"]
+    assert [c["caption"] for c in e.limits.values()] == ["n", "d_k", "随机种子", "头数", "掩码"]
     assert list(e.controls) == ["n", "d_k", "seed", "heads", "mask"]
-    assert e.seed is e.controls["seed"] and e.mask is e.controls["mask"]
-    assert [c._dom_classes for c in e.controls.values()] == [
-        (f"attnlib-control-{name}",) for name in e.controls
-    ]
-    # one caption box for all, wide enough for 4 Chinese characters at 13 px
-    widths = {c.style.description_width for c in e.controls.values()}
-    assert widths == {"56px"}, widths
-    assert e.mask.options == (("无", "none"), ("因果掩码", "causal"))
-    assert e.controls["n"].tooltip == "序列长度"
-    assert (e.query_i.description, e.key_j.description) == ("查询 i", "键 j")
-    assert e.query_i.options[0] == ("无", -1) and e.query_i.label == "无"
+    assert e.limits["mask"]["choices"] == [["none", "无"], ["causal", "因果掩码"]]
+    assert e.limits["n"]["tooltip"] == "序列长度"
+    assert e.text["query i"] == "查询 i" and e.text["key j"] == "键 j"
     e.mask.value = "causal"
     e.heads.value = 2
     e.select((3, 1))
-    assert e.readout.value.count("头 0（共 2 个）") == 1  # the summary line names the head
-    assert "查询 i = 3 'on'，键 j = 1 'cat'" in html.unescape(e.readout.value)
-    titles = [ax.get_title() for ax in e.figure.axes if ax.get_title()]
+    assert e.shown.summary.count("头 0（共 2 个）") == 1  # the summary line names the head
+    assert "查询 i = 3 'on'，键 j = 1 'cat'" in html.unescape(e.details)
+    titles = [p.title for p in e.shown.panels]
     assert titles and all(CJK.search(t) for t in titles), titles
+    e._repr_mimebundle_()  # the PNG drawn where no widgets run: every character has a glyph
     missing = [str(w.message) for w in recwarn if "missing from font" in str(w.message)]
     assert not missing, missing
 

@@ -1,10 +1,12 @@
-"""The explorers wing: sliders, a picture and a readout, live in a notebook.
+"""The explorers wing: controls, heatmaps and a readout, live in a notebook.
 
 Here live what each explorer shows for given control values, as pure
 functions (:mod:`.views`), the text under the pictures (:mod:`.readouts`),
-the base widget that wires controls to a view (:mod:`.controller`) and one
-module per family of explorers. It may import every other wing; it is the
-only one that imports ipywidgets (and ipyevents).
+the controls' vocabulary (:mod:`.controller`), the widget drawn in the page
+(:mod:`.page`, with its module and style sheet in ``front/``), one module per
+family of explorers, and a static HTML file of an explorer (:mod:`.static`).
+It may import every other wing; it is the only one that imports ipywidgets
+(and anywidget).
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import importlib
 #: ``attnlib.explorers.views`` (pure functions) does not import ipywidgets
 _NAMES = {
     "LIMITS": "controller",
-    "Explorer": "controller",
-    "event_pixel": "controller",
+    "PageExplorer": "page",
+    "static_html": "static",
+    "write_html": "static",
     "AttentionExplorer": "attention",
     "explorer": "attention",
     "EmbeddingExplorer": "embedding",

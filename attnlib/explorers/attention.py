@@ -4,60 +4,41 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import ipywidgets as widgets
-
 from ..i18n import tr
-from . import views
-from .controller import LIMITS, Explorer, caption
+from .page import MAX_HEADS, PageExplorer
 
 __all__ = ["AttentionExplorer", "explorer"]
 
 
-class AttentionExplorer(Explorer):
-    """Scores and weights of the toy sentence; sliders n, d_k, seed, heads and a mask choice
-    (see :func:`explorer`).
+class AttentionExplorer(PageExplorer):
+    """Scores and weights of the toy sentence; sliders n, d_k, seed, heads and a mask menu,
+    drawn in the page (see :func:`explorer`).
 
     Attributes: ``example``, ``attention`` and ``multi_head`` (see
-    :func:`attnlib.views.attention_view`); ``mask`` is a ToggleButtons over
-    ``views.MASKS``.
+    :func:`attnlib.explorers.views.attention_view`).
     """
 
+    FAMILY = "attention"
     CONTROLS = ("n", "d_k", "seed", "heads", "mask")
     FIXED = ("d",)
-    LIMITS: ClassVar[dict[str, tuple[int, int, str]]] = {
-        **LIMITS,
-        "heads": (1, 8, "number of heads, each of width d_k"),
+    EXTRA_LIMITS: ClassVar[dict[str, tuple[int, int, str]]] = {
+        "heads": (1, MAX_HEADS, "number of heads, each of width d_k"),
     }
     DEFAULTS: ClassVar[dict[str, object]] = {"heads": 1, "mask": "none"}  # left out of repr
-    view = staticmethod(views.attention_view)
 
-    def make_control(self, name: str, value) -> widgets.ValueWidget:
-        if name != "mask":
-            return super().make_control(name, value)
-        if not isinstance(value, str) or value not in views.MASKS:
-            raise ValueError(f"mask must be one of {list(views.MASKS)}, got {value!r}")
-        return widgets.ToggleButtons(
-            options=[(tr("none"), "none"), (tr("causal"), "causal")],
-            value=value,
-            description=caption("mask"),
-            tooltips=[tr("every query sees every key"), tr("query i sees keys 0 … i only")],
-            # narrow buttons: at the default 148 px the pair is wider than its neighbours
-            style={
-                "description_width": self.caption_width(),
-                "button_width": "auto" if self.size == "large" else "96px",
-            },
-            # the label in a block of its own above the buttons otherwise (seen at 1366 px)
-            layout=widgets.Layout(width="auto", display="flex", align_items="center"),
-        )
-
-    def __init__(self, *, heads: int = 1, mask: str = "none", **values):
-        super().__init__(heads=heads, mask=mask, **values)
+    def choices(self) -> dict[str, tuple[tuple[str, str, str], ...]]:
+        return {
+            "mask": (
+                ("none", tr("none"), tr("every query sees every key")),
+                ("causal", tr("causal"), tr("query i sees keys 0 … i only")),
+            )
+        }
 
     def __repr__(self) -> str:
         # Reads as it always did at the defaults; heads and mask appear once moved.
         parts = [
             f"{name}={value!r}"
-            for name, value in self.values().items()
+            for name, value in self.controls.items()
             if name not in self.DEFAULTS or value != self.DEFAULTS[name]
         ]
         return f"{type(self).__name__}({', '.join(parts)})"
@@ -75,16 +56,19 @@ def explorer(
 ) -> AttentionExplorer:
     """The chapter's computation, live: sliders n, d_k, seed above the scores and weights heatmaps.
 
-    Moving a slider recomputes ``self_attention(*toy_example(n, d=d, d_k=d_k,
-    seed=seed)[1:])`` and redraws both heatmaps in place on one figure. Two
-    more controls go beyond the chapter: ``mask`` ("none" or "causal": blocked
-    cells grey, −∞ among the scores, 0 among the weights) and ``heads`` (2 or
-    more: each head's weights, from ``multi_head_attention`` on
-    ``toy_multi_head``, head 0 being the one-head example).
-    Clicking a cell of either heatmap (or choosing it in the *query i* and
-    *key j* menus) outlines it in both and shows every number behind its
-    score under them (:func:`attnlib.explain`); ``e.select((i, j))`` does
-    the same from code.
+    The page holds X and W_Q, W_K at their widest and draws each move itself:
+    a smaller n shows the first n tokens (the same rows of X), a smaller d_k
+    the first d_k columns of the same W_Q and W_K, so that each step of d_k
+    adds one product q_i[c]·k_j[c] to every score. A new seed draws a new
+    embedding table and new weights, which the kernel sends. What is drawn is
+    ``self_attention(*toy_example(n, d=d, d_k=d_k, seed=seed)[1:])``, held
+    equal to it in the browser tests. Two more controls go beyond the chapter:
+    ``mask`` ("none" or "causal": blocked cells grey, −∞ among the scores, 0
+    among the weights) and ``heads`` (2 or more: each head's weights, from
+    ``multi_head_attention`` on ``toy_multi_head``, head 0 being the one-head
+    example). Clicking a cell (or focusing the picture and pressing the arrow
+    keys) outlines it and shows every number behind its score
+    (:func:`attnlib.explain`); ``e.select((i, j))`` does the same from code.
 
     Parameters
     ----------

@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 from ..i18n import tr
-from . import views
-from .controller import Explorer
+from .page import PageExplorer
 
 __all__ = ["EmbeddingExplorer", "embedding_explorer"]
 
 
-class EmbeddingExplorer(Explorer):
-    """The embedding X; sliders n, d, seed (see :func:`embedding_explorer`).
+class EmbeddingExplorer(PageExplorer):
+    """The embedding X; sliders n, d, seed, drawn in the page (see :func:`embedding_explorer`).
 
-    Attribute: ``example`` (see :func:`attnlib.views.embedding_view`).
+    Attribute: ``example`` (see :func:`attnlib.explorers.views.embedding_view`).
     """
 
+    FAMILY = "embedding"
     CONTROLS = ("n", "d", "seed")
-    view = staticmethod(views.embedding_view)
 
-    def no_click_note(self) -> str:
+    def hint_text(self) -> str:
         return tr(
             "X is where attention starts: its numbers are not computed from others, so a "
             "click has nothing to explain here. Click a score or a weight in the attention "
@@ -30,6 +29,9 @@ def embedding_explorer(
     n: int = 6, d: int = 8, seed: int = 0, *, size: str = "normal"
 ) -> EmbeddingExplorer:
     """The embedding X (n × d) as a heatmap with a token on each row; sliders n, d, seed.
+
+    A smaller n shows the first n tokens, a smaller d the first d columns of
+    the same embedding table; a new seed draws a new table.
 
     Parameters
     ----------

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ipywidgets as widgets
+import numpy as np
 
 from ..i18n import tr
 from ..lessons import lookup
 from ..maths.validation import as_size
 from . import views
-from .controller import LIMITS, Explorer, caption
+from .controller import caption
+from .page import PageExplorer
 
 __all__ = ["REPLAY_SECONDS", "LearnedExplorer", "TrainingProgress", "learned_explorer"]
 
@@ -16,15 +18,45 @@ __all__ = ["REPLAY_SECONDS", "LearnedExplorer", "TrainingProgress", "learned_exp
 REPLAY_SECONDS = 4.0
 
 
-class LearnedExplorer(Explorer):
-    """The trained lookup layer; sliders step (a checkpoint) and example (see
-    :func:`learned_explorer`).
+def _view_for_the_page(view: views.View, match: int) -> dict:
+    # One precomputed picture as the page draws it: panels, the passes behind them, text
+    def rows(a: np.ndarray) -> list:
+        return [[None if v == -np.inf else float(v) for v in row] for row in a]
 
-    Attributes: ``history`` and ``task`` (what it shows), and from the view
-    (see :func:`attnlib.views.learned_attention_view`) ``attention``,
+    att = view.data["attention"]
+    panels = [
+        {
+            "matrix": rows(p.matrix),
+            "title": p.title,
+            "kind": p.kind,
+            "rowLabels": list(p.row_labels or ()),
+            "colLabels": list(p.col_labels or ()),
+            "xlabel": p.xlabel,
+            "ylabel": p.ylabel,
+            "limit": p.limit,
+            "colorbar": p.colorbar,
+            "selectable": p.selectable,
+            "diagonal": p.diagonal,
+            "pass": 0,
+        }
+        for p in view.panels
+    ]
+    passes = [{name: rows(getattr(att, name)) for name in ("Q", "K", "scores", "weights")}]
+    return {"panels": panels, "passes": passes, "readout": view.readout, "match": match}
+
+
+class LearnedExplorer(PageExplorer):
+    """The trained lookup layer; sliders step (a checkpoint) and example, and a replay button,
+    drawn in the page (see :func:`learned_explorer`).
+
+    The page holds every checkpoint's picture for each example shown (computed
+    here once): moving either slider is drawn in the page. Attributes:
+    ``history`` and ``task`` (what it shows), and from the view (see
+    :func:`attnlib.explorers.views.learned_attention_view`) ``attention``,
     ``tokens``, ``sequence`` and ``probs``.
     """
 
+    FAMILY = "views"
     CONTROLS = ("step", "example")
 
     def __init__(
@@ -52,86 +84,61 @@ class LearnedExplorer(Explorer):
         # A handful of examples by default, so that a drag steps through them one by one
         # (500 values on a 165-pixel slider jumped 90 at a time); examples=None: all of them.
         self.examples = len(task) if examples is None else min(examples, len(task))
-        self.LIMITS = {**LIMITS, "example": (0, self.examples - 1, "a sequence of the task")}
         self.limit = views.score_limit(history, task, self.examples)  # one colour scale
-        self._example = None  # the example the selection was made on
         super().__init__(size=size, **values)
-        self.replay = self._make_replay()
-        bar = self.children.index(self.image) - (2 if self.query_i is not None else 1)
-        row = self.children[bar]  # the controls' row: the replay button goes first in it
-        # Play draws its buttons only (no description): say what they do beside them
-        label = widgets.Label(tr("replay training"), layout=widgets.Layout(margin="0 4px 0 0"))
-        row.children = (widgets.HBox([label, self.replay]), *row.children)
 
-    def _make_step_or_example(self, name: str, value: int) -> widgets.ValueWidget:
-        # ``example``: an IntSlider over the examples shown; ``step``: a SelectionSlider
-        # over the checkpoints (they need not be evenly spaced).
-        if name != "step":
-            return super().make_control(name, value)
+    def control_spec(self, name: str, limits: dict) -> dict:
+        if name == "example":
+            return {
+                "caption": caption("example"),
+                "tooltip": tr("a sequence of the task"),
+                "low": 0,
+                "high": self.examples - 1,
+            }
         steps = sorted(self.history.checkpoints)
-        if isinstance(value, bool) or value not in steps:
-            raise ValueError(f"step must be one of the checkpoints {steps}, got {value!r}")
-        large = self.size == "large"
-        return widgets.SelectionSlider(
-            options=steps,
-            value=value,
-            description=caption("step"),
-            tooltip=tr("training step of the checkpoint"),
-            continuous_update=True,
-            layout=widgets.Layout(width="460px" if large else "300px"),
-            style={"description_width": self.caption_width()},
-        )
+        return {
+            "caption": caption("step"),
+            "tooltip": tr("training step of the checkpoint"),
+            "low": 0,
+            "high": len(steps) - 1,
+            "labels": steps,  # the slider moves over the checkpoints, not evenly spaced steps
+        }
 
-    def make_control(self, name: str, value: int) -> widgets.ValueWidget:
-        control = self._make_step_or_example(name, value)
-        if name == "example":  # "example" is wider than the 40 px of n, d_k, seed
-            control.style.description_width = "initial"
-        return control
+    def _refresh_data(self, controls: dict) -> None:
+        pass  # every picture is in the page from the start
 
-    def _make_replay(self) -> widgets.Play:
-        # Play steps the step slider through every checkpoint in REPLAY_SECONDS: the query's
-        # row sharpening as training goes on. Linked in the kernel (not jslink), so that the
-        # picture follows each frame and code can drive it too.
-        steps = self.controls["step"]
-        interval = max(50, round(1000 * REPLAY_SECONDS / max(1, len(steps.options))))
-        play = widgets.Play(
-            value=steps.index,
-            min=0,
-            max=len(steps.options) - 1,
-            interval=interval,
-            description=tr("replay training"),
-            tooltip=tr("replay training"),
-            layout=widgets.Layout(width="auto"),
-            style={"description_width": "initial"},  # the whole label, never cut off
-        )
-        widgets.link((play, "value"), (steps, "index"))
-        return play
+    def numbers(self, controls: dict, fixed: dict) -> dict:
+        # every checkpoint's picture of every example shown, and the replay's pace
+        steps = sorted(self.history.checkpoints)
+        pictures = [
+            [
+                _view_for_the_page(self.view(step=step, example=k), self.task[k].match)
+                for k in range(self.examples)
+            ]
+            for step in steps
+        ]
+        interval = max(50, round(1000 * REPLAY_SECONDS / max(1, len(steps))))
+        return {"views": pictures, "replay": {"interval": interval}}
+
+    def moved(self, before: dict, now: dict) -> None:
+        # A new example: a selection on the old matching key follows to the new one, as
+        # the page does (it says so in the readout when a selected cell stays elsewhere)
+        if not self.selection or before.get("example", now["example"]) == now["example"]:
+            return
+        i, j, panel = self.selection
+        if j == self.task[before["example"]].match:
+            self.selection = [i, self.task[now["example"]].match, panel]
 
     def view(self, *, step: int, example: int) -> views.View:
         return views.learned_attention_view(
             self.history, self.task, step=step, example=example, limit=self.limit
         )
 
-    def redraw(self) -> None:
-        """Recompute and redraw; on a new example, a selection on the old matching key
-        follows to the new one (any other selected cell stays, and the readout says so)."""
-        view = self.view(**self.values())
-        cell, example = self.selection, self.controls["example"].value
-        note = ""
-        if cell is not None and self._example is not None and example != self._example:
-            before, now = self.task[self._example].match, self.task[example].match
-            if cell[1] == before:
-                cell = (cell[0], now)
-            elif cell[1] != now:
-                note = "<br>" + tr(
-                    "the selected cell kept its column j = {j}; "
-                    "this example's matching pair is at j = {match}",
-                    j=cell[1],
-                    match=now,
-                )
-        self._example = example
-        view = view.select(cell)
-        self._show(view._replace(readout=view.readout + note))
+    def hint_text(self) -> str:
+        return tr(
+            "click a cell, or focus the picture and press the arrow keys, to see where its "
+            "numbers come from"
+        )
 
 
 class TrainingProgress(widgets.HBox):

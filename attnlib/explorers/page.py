@@ -34,18 +34,14 @@ from ..maths.data import toy_example, toy_multi_head
 from ..maths.validation import as_size
 from ..pictures.heatmap import check_cell
 from ..pictures.layout import check_size
-from . import views
+from . import views as views_module
 from .controller import LIMITS, MAX_D, caption, tooltip
 
 __all__ = [
     "FRONT",
     "TEXTS",
-    "AttentionPage",
     "Control",
-    "EmbeddingPage",
     "PageExplorer",
-    "QKVPage",
-    "ScalingPage",
     "cmap_table",
     "page_data",
 ]
@@ -104,14 +100,17 @@ TEXTS = (
     "Heatmaps: {titles}.",
     "Selected: {what}",
     "no cell selected",
+    "replay training",
+    "stop",
+    "the selected cell kept its column j = {j}; this example's matching pair is at j = {match}",
 )
 
 #: family -> the view function of :mod:`.views` that the page's picture equals
-VIEWS: dict[str, Callable[..., views.View]] = {
-    "attention": views.attention_view,
-    "scaling": views.scaling_view,
-    "qkv": views.qkv_view,
-    "embedding": views.embedding_view,
+VIEWS: dict[str, Callable[..., views_module.View]] = {
+    "attention": views_module.attention_view,
+    "scaling": views_module.scaling_view,
+    "qkv": views_module.qkv_view,
+    "embedding": views_module.embedding_view,
 }
 
 
@@ -217,18 +216,22 @@ class PageExplorer(anywidget.AnyWidget):
     _css = (FRONT / "explorer.css").read_text(encoding="utf-8")
 
     family = Unicode().tag(sync=True)
-    controls = Dict().tag(sync=True)
+    # What the page sends after a move it drew, and a selection. No echo: the kernel's echo
+    # of each update goes back only to the page that sent it (bench_move: a message less).
+    controls = Dict().tag(sync=True, echo_update=False)
     fixed = Dict().tag(sync=True)
     limits = Dict().tag(sync=True)
     data = Dict().tag(sync=True)
-    tokens = List().tag(sync=True)
+    token_labels = List().tag(sync=True)  # the toy sentence, as far as n reaches
     text = Dict().tag(sync=True)
     cmaps = Dict().tag(sync=True)
-    selection = List().tag(sync=True)  # [i, j, panel], or [] for none
+    selection = List().tag(sync=True, echo_update=False)  # [i, j, panel], or [] for none
     details = Unicode().tag(sync=True)  # the selected cell's full breakdown, as HTML
     size = Unicode("normal").tag(sync=True)
     language = Unicode("en").tag(sync=True)
     hint = Unicode().tag(sync=True)
+    views = List().tag(sync=True)  # a family of precomputed views: [position][example]
+    replay = Dict().tag(sync=True)  # {"interval": ms} for a replay button, else empty
 
     FAMILY: ClassVar[str] = ""
     CONTROLS: ClassVar[tuple[str, ...]] = ()
@@ -251,23 +254,15 @@ class PageExplorer(anywidget.AnyWidget):
             )
             for name in self.FIXED
         }
-        spec, menus = {}, self.choices()
-        for name in self.CONTROLS:
-            if name in menus:
-                choices = menus[name]
-                spec[name] = {
-                    "caption": caption(name),
-                    "tooltip": " / ".join(tip for _, _, tip in choices),
-                    "choices": [[value, label] for value, label, _ in choices],
-                }
-            else:
-                low, high, what = limits[name]
-                spec[name] = {"caption": caption(name), "tooltip": tooltip(what), "low": low}
-                spec[name]["high"] = high
-        self._cache: dict[tuple, views.View] = {}
+        spec = {name: self.control_spec(name, limits) for name in self.CONTROLS}
+        # checked, and the numbers made, before the widget opens: it opens with all of them
+        controls = {name: self._check(name, values[name], spec[name]) for name in self.CONTROLS}
+        self._cache: dict[tuple, views_module.View] = {}
         translations = catalog(get_language()) if get_language() != "en" else {}
         super().__init__(
             family=self.FAMILY,
+            controls=controls,
+            **self.numbers(controls, fixed),
             fixed=fixed,
             limits=spec,
             size=check_size(size),
@@ -276,15 +271,34 @@ class PageExplorer(anywidget.AnyWidget):
             cmaps={name: cmap_table(name) for name in ("viridis", "RdBu_r")},
             hint=self.hint_text(),
         )
-        self.set_controls(**{name: values[name] for name in self.CONTROLS})
         self.observe(self._on_controls, names="controls")
         self.observe(self._on_selection, names="selection")
 
+    def control_spec(self, name: str, limits: dict) -> dict:
+        """What the page needs to draw control `name`: its caption and tooltip, and its
+        range (``low``, ``high``, and ``labels`` for positions shown as other values) or
+        its ``choices`` (a menu)."""
+        menus = self.choices()
+        if name in menus:
+            return {
+                "caption": caption(name),
+                "tooltip": " / ".join(tip for _, _, tip in menus[name]),
+                "choices": [[value, label] for value, label, _ in menus[name]],
+            }
+        low, high, what = limits[name]
+        return {"caption": caption(name), "tooltip": tooltip(what), "low": low, "high": high}
+
     # ---- what the page is told, checked at the boundary
 
-    def _check(self, name: str, value):
-        if "choices" in self.limits[name]:
-            allowed = [v for v, _ in self.limits[name]["choices"]]
+    def _check(self, name: str, value, spec: dict | None = None):
+        spec = self.limits[name] if spec is None else spec
+        if "labels" in spec:
+            labels = spec["labels"]
+            if isinstance(value, bool) or value not in labels:
+                raise ValueError(f"{name} must be one of {labels}, got {value!r}")
+            return value
+        if "choices" in spec:
+            allowed = [v for v, _ in spec["choices"]]
             if not isinstance(value, str) or value not in allowed:
                 raise ValueError(
                     tr(
@@ -295,7 +309,6 @@ class PageExplorer(anywidget.AnyWidget):
                     )
                 )
             return value
-        spec = self.limits[name]
         return as_size(name, value, minimum=spec["low"], maximum=spec["high"])
 
     def set_controls(self, **values) -> None:
@@ -309,18 +322,26 @@ class PageExplorer(anywidget.AnyWidget):
         self.controls = new
 
     def _refresh_data(self, controls: dict) -> None:
-        seed, d = controls.get("seed", 0), self.fixed.get("d", 8)
-        if self.data.get("seed") != seed:
-            n = self.fixed.get("n", MAX_N) if self.FAMILY in ("qkv", "scaling") else MAX_N
-            self.data = page_data(self.FAMILY, seed=seed, d=d, n=n)
-            self.tokens = list(toy_example(n, d=1, seed=0).tokens)
+        if self.data.get("seed") != controls.get("seed", 0):
+            self.set_trait("data", self.numbers(controls, self.fixed)["data"])
+
+    def numbers(self, controls: dict, fixed: dict) -> dict[str, Any]:
+        """The traits that hold the numbers the page draws from, for these controls: sent
+        with the widget when it opens, and again for a new seed."""
+        n = fixed.get("n", MAX_N) if self.FAMILY in ("qkv", "scaling") else MAX_N
+        data = page_data(self.FAMILY, seed=controls.get("seed", 0), d=fixed.get("d", 8), n=n)
+        return {"data": data, "token_labels": list(toy_example(n, d=1, seed=0).tokens)}
 
     def _on_controls(self, change) -> None:
         # What the page sends after a move it drew: a new seed needs new numbers; a
         # selection, its breakdown. Nothing else is computed here.
         self._refresh_data(change["new"])
+        self.moved(change["old"], change["new"])
         if self.selection:
             self._explain()
+
+    def moved(self, before: dict, now: dict) -> None:
+        """Called after every move, from the page or from Python (nothing by default)."""
 
     def _on_selection(self, change) -> None:
         self._explain()
@@ -336,17 +357,21 @@ class PageExplorer(anywidget.AnyWidget):
     # ---- what it shows, in Python
 
     @property
-    def shown(self) -> views.View:
+    def shown(self) -> views_module.View:
         """The view of the current controls, its selection included (computed when read)."""
         values = {**self.controls, **self.fixed}
         key = tuple(sorted(values.items()))
         if key not in self._cache:
-            self._cache = {key: VIEWS[self.FAMILY](**values)}
+            self._cache = {key: self.view(**values)}
         view = self._cache[key]
         if self.selection:
             i, j, panel = self.selection
             view = view.select((i, j), panel)
         return view
+
+    def view(self, **values) -> views_module.View:
+        """The view of :mod:`.views` for these control and fixed values."""
+        return VIEWS[self.FAMILY](**values)
 
     def select(self, cell: tuple[int, int] | None, panel: int = 0) -> None:
         """Outline cell (i, j) of `panel` and show its breakdown (None: no selection)."""
@@ -409,60 +434,3 @@ class PageExplorer(anywidget.AnyWidget):
     def alt_text(self) -> str:
         """What the picture shows, in words: its panels' titles (the page's text alternative)."""
         return tr("Heatmaps: {titles}.", titles="; ".join(p.title for p in self.shown.panels))
-
-
-# --------------------------------------------------------------------------- families
-
-
-class AttentionPage(PageExplorer):
-    """Scores and weights of the toy sentence, with heads and a mask, drawn in the page."""
-
-    FAMILY = "attention"
-    CONTROLS = ("n", "d_k", "seed", "heads", "mask")
-    FIXED = ("d",)
-    EXTRA_LIMITS: ClassVar = {"heads": (1, MAX_HEADS, "number of heads, each of width d_k")}
-
-    def choices(self) -> dict[str, tuple[tuple[str, str, str], ...]]:
-        return {
-            "mask": (
-                ("none", tr("none"), tr("every query sees every key")),
-                ("causal", tr("causal"), tr("query i sees keys 0 … i only")),
-            )
-        }
-
-
-class ScalingPage(PageExplorer):
-    """Weights without and with the √d_k scaling, drawn in the page."""
-
-    FAMILY = "scaling"
-    CONTROLS = ("d_k", "seed")
-    FIXED = ("n", "d")
-
-
-class QKVPage(PageExplorer):
-    """Q, K and V side by side, drawn in the page."""
-
-    FAMILY = "qkv"
-    CONTROLS = ("d_k", "d_v", "seed")
-    FIXED = ("n", "d")
-
-    def hint_text(self) -> str:
-        return tr(
-            "Each entry of Q, K and V is a row of X times a column of W_Q, W_K or W_V; "
-            "clicks are answered one step later, on the scores and weights of the "
-            "attention explorer."
-        )
-
-
-class EmbeddingPage(PageExplorer):
-    """The embedding X, one row per token, drawn in the page."""
-
-    FAMILY = "embedding"
-    CONTROLS = ("n", "d", "seed")
-
-    def hint_text(self) -> str:
-        return tr(
-            "X is where attention starts: its numbers are not computed from others, so a "
-            "click has nothing to explain here. Click a score or a weight in the attention "
-            "explorer to see where it comes from."
-        )

@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 from ..i18n import tr
-from . import views
-from .controller import Explorer
+from .page import PageExplorer
 
 __all__ = ["QKVExplorer", "qkv_explorer"]
 
 
-class QKVExplorer(Explorer):
-    """Q, K and V; sliders d_k, d_v, seed (see :func:`qkv_explorer`).
+class QKVExplorer(PageExplorer):
+    """Q, K and V; sliders d_k, d_v, seed, drawn in the page (see :func:`qkv_explorer`).
 
-    Attributes: ``example`` and ``attention`` (see :func:`attnlib.views.qkv_view`).
+    Attributes: ``example`` and ``attention`` (see :func:`attnlib.explorers.views.qkv_view`).
     """
 
+    FAMILY = "qkv"
     CONTROLS = ("d_k", "d_v", "seed")
     FIXED = ("n", "d")
-    view = staticmethod(views.qkv_view)
 
-    def no_click_note(self) -> str:
+    def hint_text(self) -> str:
         return tr(
             "Each entry of Q, K and V is a row of X times a column of W_Q, W_K or W_V; "
             "clicks are answered one step later, on the scores and weights of the "
@@ -31,6 +30,9 @@ def qkv_explorer(
     d_k: int = 4, d_v: int = 4, seed: int = 0, *, n: int = 6, d: int = 8, size: str = "normal"
 ) -> QKVExplorer:
     """Q, K and V side by side; sliders d_k, d_v, seed.
+
+    A larger d_k keeps the first columns of Q and K and adds more (the same
+    W_Q and W_K, wider); d_v does the same for V.
 
     Parameters
     ----------

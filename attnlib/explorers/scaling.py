@@ -2,27 +2,31 @@
 
 from __future__ import annotations
 
-from . import views
-from .controller import Explorer
+from .page import PageExplorer
 
 __all__ = ["ScalingExplorer", "scaling_explorer"]
 
 
-class ScalingExplorer(Explorer):
-    """Weights without and with the √d_k scaling; sliders d_k, seed (see :func:`scaling_explorer`).
+class ScalingExplorer(PageExplorer):
+    """Weights without and with the √d_k scaling; sliders d_k, seed, drawn in the page
+    (see :func:`scaling_explorer`).
 
-    Attributes: ``example`` and ``comparison`` (see :func:`attnlib.views.scaling_view`).
+    Attributes: ``example`` and ``comparison`` (see :func:`attnlib.explorers.views.scaling_view`).
     """
 
+    FAMILY = "scaling"
     CONTROLS = ("d_k", "seed")
     FIXED = ("n", "d")
-    view = staticmethod(views.scaling_view)
 
 
 def scaling_explorer(
     d_k: int = 4, *, seed: int = 0, n: int = 8, d: int = 8, size: str = "normal"
 ) -> ScalingExplorer:
     """Weights with and without dividing by √d_k, side by side, with live readouts.
+
+    A larger d_k keeps the first columns of W_Q and W_K and adds more: each
+    step adds one product to every dot product, so the unscaled scores spread
+    as d_k grows and their softmax saturates, while the scaled ones do not.
 
     Parameters
     ----------

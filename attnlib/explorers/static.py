@@ -67,8 +67,8 @@ def static_html(
 
     Examples
     --------
-    >>> from attnlib.explorers.page import AttentionPage
-    >>> page = static_html(AttentionPage(n=6, d_k=4, seed=0, heads=1, mask="none", d=8), seeds=[0])
+    >>> from attnlib import explorer
+    >>> page = static_html(explorer(n=6, d_k=4, seed=0), seeds=[0])
     >>> page.startswith("<!DOCTYPE html>") and "attnlib-module" in page
     True
     """
@@ -87,7 +87,8 @@ def static_html(
     n = explorer.fixed.get("n", 32) if explorer.FAMILY in ("qkv", "scaling") else 32
     d = explorer.fixed.get("d", 8)
     state["__seeds"] = {
-        seed: _packed(page_data(explorer.FAMILY, seed=seed, d=d, n=n)) for seed in seeds
+        seed: _packed(page_data(explorer.FAMILY, seed=seed, d=d, n=n))
+        for seed in (seeds if "seed" in explorer.controls else ())
     }
     state["data"] = _packed(state["data"])
     state["cmaps"] = _packed(state["cmaps"])

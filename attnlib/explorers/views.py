@@ -66,7 +66,7 @@ class View(NamedTuple):
     """One picture of an explorer: its panels, the HTML under them, and the data behind both.
 
     ``data`` maps names to what was computed (``example``, ``attention``, ...);
-    an explorer reads them as ``e.attention`` (see :class:`.controller.Explorer`).
+    an explorer reads them as ``e.attention`` (see :class:`.page.PageExplorer`).
     ``explain(i, j, panel)``, when given, is the :class:`.readouts.Breakdown`
     of cell (i, j) as selected in panel `panel` (a click in head h's panel
     explains head h); ``selection`` is the cell selected, ``panel`` the panel

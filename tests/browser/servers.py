@@ -41,7 +41,7 @@ SERVER_FLAGS = ["--ServerApp.jpserver_extensions=notebook_shim=False"]
 # ... and as its VOILA_FLAGS for `make present`
 VOILA_EXTENSIONS = [
     "@jupyter-widgets/jupyterlab-manager",
-    "ipyevents",
+    "anywidget",
     "@voila-dashboards/widgets-manager8",
     "@voila-dashboards/widgets-manager7",
 ]

@@ -16,7 +16,8 @@ from matplotlib import colormaps
 from matplotlib.colors import Normalize
 
 from attnlib import causal_mask, self_attention, toy_example
-from attnlib.explorers.page import FRONT, AttentionPage, EmbeddingPage, QKVPage, ScalingPage
+from attnlib.explorers import AttentionExplorer, EmbeddingExplorer, QKVExplorer, ScalingExplorer
+from attnlib.explorers.page import FRONT
 from attnlib.explorers.static import write_html
 from attnlib.pictures.heatmap import symmetric_limit
 
@@ -148,9 +149,9 @@ def _layout_boxes(page) -> list[dict]:
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: AttentionPage(n=12, d_k=16, seed=3, heads=1, mask="causal", d=8),
-        lambda: QKVPage(d_k=9, d_v=10, seed=1, n=12, d=8),
-        lambda: EmbeddingPage(n=12, d=20, seed=2),
+        lambda: AttentionExplorer(n=12, d_k=16, seed=3, heads=1, mask="causal", d=8),
+        lambda: QKVExplorer(d_k=9, d_v=10, seed=1, n=12, d=8),
+        lambda: EmbeddingExplorer(n=12, d=20, seed=2),
     ],
     ids=["attention", "qkv", "embedding"],
 )
@@ -188,10 +189,10 @@ def _picture(page) -> str:
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: AttentionPage(n=6, d_k=4, seed=0, heads=1, mask="none", d=8),
-        lambda: ScalingPage(d_k=4, seed=0, n=8, d=8),
-        lambda: QKVPage(d_k=4, d_v=4, seed=0, n=6, d=8),
-        lambda: EmbeddingPage(n=6, d=8, seed=0),
+        lambda: AttentionExplorer(n=6, d_k=4, seed=0, heads=1, mask="none", d=8),
+        lambda: ScalingExplorer(d_k=4, seed=0, n=8, d=8),
+        lambda: QKVExplorer(d_k=4, d_v=4, seed=0, n=6, d=8),
+        lambda: EmbeddingExplorer(n=6, d=8, seed=0),
     ],
     ids=["attention", "scaling", "qkv", "embedding"],
 )
@@ -221,7 +222,7 @@ def test_a_static_page_moves_every_control_with_no_kernel(tab, tmp_path, make):
 
 
 def test_the_keyboard_reaches_every_cell_of_every_head(tab, tmp_path):
-    e = AttentionPage(n=5, d_k=4, seed=0, heads=4, mask="none", d=8)
+    e = AttentionExplorer(n=5, d_k=4, seed=0, heads=4, mask="none", d=8)
     tab.goto(write_html(e, tmp_path / "e.html", seeds=[0]).as_uri())
     picture = tab.locator(".attnlib-picture")
     picture.focus()
@@ -261,7 +262,7 @@ def test_axe_finds_nothing_and_titles_do_not_overlap(tab, tmp_path, language, he
 
     attnlib.set_language(language)
     try:
-        e = AttentionPage(n=8, d_k=4, seed=0, heads=heads, mask="causal", d=8)
+        e = AttentionExplorer(n=8, d_k=4, seed=0, heads=heads, mask="causal", d=8)
         path = write_html(e, tmp_path / "e.html", seeds=[0])
     finally:
         attnlib.set_language("en")
@@ -285,7 +286,7 @@ def test_axe_finds_nothing_and_titles_do_not_overlap(tab, tmp_path, language, he
 def test_a_move_is_drawn_in_the_frame_of_its_keypress(tab, tmp_path):
     """d_k and n at n = 32 (heads 1 and 4): the picture is drawn before the next frame."""
     for heads in (1, 4):
-        e = AttentionPage(n=32, d_k=16, seed=0, heads=heads, mask="none", d=8)
+        e = AttentionExplorer(n=32, d_k=16, seed=0, heads=heads, mask="none", d=8)
         tab.goto(write_html(e, tmp_path / f"e{heads}.html", seeds=[0]).as_uri())
         tab.wait_for_selector("canvas.attnlib-canvas")
         tab.evaluate("""() => { window.__late = []; document.addEventListener('keydown', () => {
@@ -303,7 +304,7 @@ def test_a_move_is_drawn_in_the_frame_of_its_keypress(tab, tmp_path):
 
 
 def test_static_html_escapes_what_could_end_its_scripts(tmp_path):
-    e = EmbeddingPage(n=6, d=8, seed=0)
+    e = EmbeddingExplorer(n=6, d=8, seed=0)
     e.text = {**e.text, "token": "</script><b>x</b>"}
     text = write_html(e, tmp_path / "e.html", seeds=[0]).read_text()
     assert text.count("</script>") == 3  # state, module, and the loader: nothing else ends one
@@ -328,8 +329,8 @@ def test_in_jupyterlab_a_move_is_drawn_without_the_kernel_and_python_learns_of_i
         lab_root / name,
         [
             "import ipywidgets as widgets\n"
-            "from attnlib.explorers.page import AttentionPage\n"
-            "e = AttentionPage(n=32, d_k=16, seed=0, heads=1, mask='none', d=8)\n"
+            "from attnlib.explorers import AttentionExplorer\n"
+            "e = AttentionExplorer(n=32, d_k=16, seed=0, heads=1, mask='none', d=8)\n"
             "told = widgets.Output()\n"
             "e.observe(lambda c: told.append_stdout(f\"python d_k = {c['new']['d_k']}\\n\"),"
             " names='controls')\n"

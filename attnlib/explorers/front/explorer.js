@@ -245,6 +245,30 @@ const FAMILIES = {
   },
 };
 
+// A family whose pictures the kernel computed, one per position of its controls (the
+// learned explorer: a view per checkpoint and example, small enough to send at once)
+FAMILIES.views = (state) => {
+  const { step, example } = state.controls;
+  const v = state.views[state.steps.indexOf(step)][example];
+  let readout = v.readout;
+  if (state.note) readout += "<br>" + state.note;
+  return { panels: v.panels, passes: v.passes, readout };
+};
+
+// The kernel's view as the page draws it: flat Float64Arrays, −∞ where JSON has null
+function unpackView(v) {
+  const flat = (rows) => Float64Array.from(rows.flat(), (x) => (x === null ? -Infinity : x));
+  return {
+    readout: v.readout,
+    match: v.match,
+    passes: v.passes.map((a) => ({ Q: flat(a.Q), K: flat(a.K), scores: flat(a.scores),
+                                   weights: flat(a.weights), n: a.weights.length,
+                                   d_k: a.Q[0].length })),
+    panels: v.panels.map((p) => ({ ...p, matrix: flat(p.matrix), rows: p.matrix.length,
+                                   cols: p.matrix[0].length, mask: null })),
+  };
+}
+
 const MAX_ONE_ROW = 3, MAX_COLUMNS = 4, MAX_VALUES_N = 8;
 
 // attnlib.pictures.layout.grid_shape: rows and columns of the grid of `count` panels
@@ -345,9 +369,10 @@ function embeddingReadout(t, tokens, n, d) {
 }
 
 // The selected cell's one-line summary: attnlib.explorers.readouts.summary_html
-function summary(t, shown, tokens, i, j, panel) {
-  const att = shown.passes[shown.panels[panel].pass];
-  let where = format(t("query {i} {query} → key {j} {key}"), { i, query: tokens[i], j, key: tokens[j] });
+function summary(t, shown, i, j, panel) {
+  const p = shown.panels[panel], att = shown.passes[p.pass];
+  const queries = p.rowLabels, keys = p.colLabels || queries;
+  let where = format(t("query {i} {query} → key {j} {key}"), { i, query: queries[i], j, key: keys[j] });
   if (shown.heads > 1) where = format(t("head {h} of {heads}"), { h: panel, heads: shown.heads }) + " · " + where;
   if (shown.prefixes) where = `${shown.prefixes[panel]} · ${where}`;
   const score = att.scores[i * att.n + j];
@@ -377,6 +402,7 @@ const SIZES = {
 const MASKED = "#d9d9d9", SELECTED = "#ff7f0e", DIAGONAL = "rgba(0, 0, 0, 0.55)";
 const WEIGHT_TICKS = [0, 0.25, 0.5, 0.75, 1];
 const SMALL_BOX = 0.7;
+const TELL_MS = 150; // the kernel is told of a move when the controls have rested this long
 
 // Where every panel goes: fixed for a family, a count of panels and a size (n and d_k
 // move inside a panel's box, so a move never resizes the canvas).
@@ -412,7 +438,7 @@ function cells(panel, b) {
 
 function limits(panel, shared) {
   if (panel.kind === "weights") return [0, 1];
-  const top = panel.share ? shared : symmetricLimit(panel.matrix);
+  const top = panel.limit ?? (panel.share ? shared : symmetricLimit(panel.matrix));
   return [-top, top];
 }
 
@@ -605,9 +631,12 @@ export function render({ model, el }) {
   const size = model.get("size");
   const state = {
     family: model.get("family"), controls: { ...model.get("controls") }, fixed: model.get("fixed"),
-    tokens: model.get("tokens"), data: readData(model), font: SIZES[size].font,
+    tokens: model.get("token_labels"), data: readData(model), font: SIZES[size].font,
     cmaps: Object.fromEntries(Object.entries(model.get("cmaps")).map(([k, v]) => [k, bytesOf(v)])),
     scratch: document.createElement("canvas"),
+    views: (model.get("views") || []).map((row) => row.map(unpackView)),
+    steps: (model.get("limits").step || {}).labels || [],
+    note: "",
   };
   const text = model.get("text");
   state.t = (key) => text[key] ?? key;
@@ -629,8 +658,14 @@ export function render({ model, el }) {
       input.value = state.controls[name];
       box.append(label, input);
     } else {
+      // a control with labels (the checkpoints' steps) moves over their positions and
+      // shows and announces the label, not the position
+      const labels = spec.labels;
       input = element("input", { id: `${id}-${name}`, type: "range", min: spec.low, max: spec.high,
-                                 step: 1, value: state.controls[name], title: spec.tooltip });
+                                 step: 1, title: spec.tooltip });
+      input.toValue = (position) => (labels ? labels[position] : position);
+      input.toPosition = (value) => (labels ? labels.indexOf(value) : value);
+      input.value = input.toPosition(state.controls[name]);
       const out = element("output", { htmlFor: `${id}-${name}`, textContent: state.controls[name] });
       input.setAttribute("aria-valuetext", String(state.controls[name]));
       box.append(label, input, out);
@@ -707,28 +742,71 @@ export function render({ model, el }) {
     let said = format(t("Heatmaps: {titles}."), { titles });
     if (selection && shown.passes.length) {
       const [i, j, panel] = selection;
-      const s = summary(t, shown, state.tokens, i, j, panel);
+      const s = summary(t, shown, i, j, panel);
       summaryBox.innerHTML = s.html;
       said += " " + format(t("Selected: {what}"), { what: s.plain });
     } else summaryBox.innerHTML = "";
     picture.setAttribute("aria-label", said);
   }
 
-  function told() { // the kernel learns of a move after it is drawn
+  // The kernel learns of moves after they are drawn: at once for a seed (it sends the new
+  // numbers), else once the controls rest for TELL_MS (a held key or a drag: one message)
+  let pending = null;
+  function told(now = false) {
     model.set("controls", { ...state.controls });
-    model.save_changes();
+    clearTimeout(pending);
+    if (now) model.save_changes();
+    else pending = setTimeout(() => model.save_changes(), TELL_MS);
   }
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
   for (const [name, input] of Object.entries(inputs)) {
     input.addEventListener("input", () => {
-      const value = input.tagName === "SELECT" ? input.value : Number(input.value);
+      const value = input.tagName === "SELECT" ? input.value : input.toValue(Number(input.value));
+      if (name === "example" && state.views.length) follow(value);
       state.controls = { ...state.controls, [name]: value };
       if (input.output) { input.output.textContent = value; input.setAttribute("aria-valuetext", String(value)); }
-      if (name === "seed") { picture.setAttribute("aria-busy", "true"); told(); return; } // new numbers come
+      if (name === "seed") { picture.setAttribute("aria-busy", "true"); told(true); return; } // new numbers come
       draw();
       told();
     });
+  }
+
+  // A new example (learned explorer): a selection on the old matching key follows to the
+  // new one; any other selected cell stays, and the readout says where the match now is
+  function follow(example) {
+    const before = state.controls.example;
+    state.note = "";
+    if (!selection || before === example) return;
+    const was = state.views[0][before].match, now = state.views[0][example].match;
+    if (selection[1] === was) selection = [selection[0], now, selection[2]];
+    else if (selection[1] !== now)
+      state.note = format(t("the selected cell kept its column j = {j}; this example's matching pair is at j = {match}"),
+                          { j: selection[1], match: now });
+    model.set("selection", [...selection]);
+  }
+
+  // Replay (learned explorer): step through every checkpoint in the time the kernel set
+  const replay = model.get("replay");
+  if (replay && inputs.step) {
+    const button = element("button", { type: "button", className: "attnlib-replay",
+                                       textContent: `▶ ${t("replay training")}` });
+    keysAreOurs(button);
+    let timer = null;
+    const stop = () => { clearInterval(timer); timer = null; button.textContent = `▶ ${t("replay training")}`; button.setAttribute("aria-pressed", "false"); };
+    button.setAttribute("aria-pressed", "false");
+    button.addEventListener("click", () => {
+      if (timer) return stop();
+      const input = inputs.step;
+      if (Number(input.value) >= Number(input.max)) input.value = input.min;
+      button.textContent = `■ ${t("stop")}`; button.setAttribute("aria-pressed", "true");
+      timer = setInterval(() => {
+        if (Number(input.value) >= Number(input.max)) return stop();
+        input.value = Number(input.value) + 1;
+        input.dispatchEvent(new Event("input"));
+      }, replay.interval);
+    });
+    bar.prepend(button);
   }
 
   function select(cell, announce = true) {
@@ -776,9 +854,11 @@ export function render({ model, el }) {
   const onControls = () => { // from Python (e.d_k.value = 8) or our own echo
     const now = model.get("controls");
     if (same(now, state.controls)) return; // our own move, drawn already
+    if (state.views.length && now.example !== undefined) follow(now.example);
     state.controls = { ...now };
     for (const [name, input] of Object.entries(inputs)) {
-      if (String(input.value) !== String(now[name])) input.value = now[name];
+      const position = input.toPosition ? input.toPosition(now[name]) : now[name];
+      if (String(input.value) !== String(position)) input.value = position;
       if (input.output) { input.output.textContent = now[name]; input.setAttribute("aria-valuetext", String(now[name])); }
     }
     if (state.data.seed === now.seed) draw();

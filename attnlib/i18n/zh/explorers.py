@@ -6,7 +6,7 @@ The code keeps the English names (``explorer(seed=...)``, ``e.seed``).
 """
 
 MESSAGES = {
-    # the captions beside the controls (attnlib.explorers.controller.caption)
+    # the captions beside the controls (attnlib.explorers.controller.caption, shown in the page)
     "seed": "随机种子",
     "heads": "头数",
     "mask": "掩码",
@@ -23,9 +23,6 @@ MESSAGES = {
     "causal": "因果掩码",
     "every query sees every key": "每个查询都能看到所有键",
     "query i sees keys 0 … i only": "查询 i 只能看到键 0 … i",
-    "click a cell to see where its numbers come from, or choose one:": (
-        "点击一个格子，看它的数从哪里来；或者在这里选择："
-    ),
     "training step of the checkpoint": "这组参数保存时的训练步数",
     # the explorers drawn in the page (attnlib.explorers.page, front/explorer.js)
     "click a cell, or focus the picture and press the arrow keys, to see where its "
@@ -33,5 +30,6 @@ MESSAGES = {
     "Heatmaps: {titles}.": "热力图：{titles}。",
     "Selected: {what}": "已选中：{what}",
     "no cell selected": "没有选中的格子",
+    "stop": "停止",
     "{name} must be one of {allowed}, got {value!r}": "{name} 必须是 {allowed} 之一，收到的是 {value!r}",
 }
