@@ -77,11 +77,9 @@ notebooks: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_attention.py
-	$(BIN)/python benchmarks/bench_explorer.py
 	$(BIN)/python benchmarks/bench_training.py
 	$(BIN)/python benchmarks/bench_move.py
 	$(BIN)/python benchmarks/bench_class_walk.py
-	$(BIN)/python benchmarks/bench_picture_url.py
 
 # The classroom page: the explorers, large, without code (Voila), on this machine only.
 PRESENT_PORT ?= 8866

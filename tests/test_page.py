@@ -142,3 +142,13 @@ def test_a_static_page_refuses_a_seed_it_does_not_hold():
         static_html(attention_page(seed=4), seeds=[0, 1])
     page = static_html(attention_page(seed=1), seeds=[0, 1, 2])
     assert '"high": 2' in page
+
+
+def test_an_error_in_answering_the_page_is_shown_not_swallowed():
+    e = attention_page()
+    e.numbers = lambda *a, **k: 1 / 0  # the kernel cannot make a new seed's numbers
+    e.controls = {**e.controls, "seed": 3}  # what the page sends
+    assert isinstance(e.last_error, ZeroDivisionError) and "ZeroDivisionError" in e.error
+    del e.numbers
+    e.controls = {**e.controls, "seed": 4}
+    assert e.last_error is None and e.error == "" and e.data["seed"] == 4

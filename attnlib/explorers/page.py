@@ -20,6 +20,7 @@ drawn by matplotlib from the same view.
 from __future__ import annotations
 
 import io
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -230,6 +231,7 @@ class PageExplorer(anywidget.AnyWidget):
     size = Unicode("normal").tag(sync=True)
     language = Unicode("en").tag(sync=True)
     hint = Unicode().tag(sync=True)
+    error = Unicode().tag(sync=True)  # the traceback of a failed answer to the page, or ""
     views = List().tag(sync=True)  # a family of precomputed views: [position][example]
     replay = Dict().tag(sync=True)  # {"interval": ms} for a replay button, else empty
 
@@ -271,6 +273,7 @@ class PageExplorer(anywidget.AnyWidget):
             cmaps={name: cmap_table(name) for name in ("viridis", "RdBu_r")},
             hint=self.hint_text(),
         )
+        self.last_error: Exception | None = None
         self.observe(self._on_controls, names="controls")
         self.observe(self._on_selection, names="selection")
 
@@ -335,16 +338,32 @@ class PageExplorer(anywidget.AnyWidget):
     def _on_controls(self, change) -> None:
         # What the page sends after a move it drew: a new seed needs new numbers; a
         # selection, its breakdown. Nothing else is computed here.
-        self._refresh_data(change["new"])
-        self.moved(change["old"], change["new"])
-        if self.selection:
-            self._explain()
+        def answer():
+            self._refresh_data(change["new"])
+            self.moved(change["old"], change["new"])
+            if self.selection:
+                self._explain()
+
+        self._safely(answer)
+
+    def _safely(self, action) -> None:
+        # An exception in an observer of the page's messages would end in the kernel's
+        # log, unseen: the explorer shows it under its picture, and keeps what it showed
+        try:
+            action()
+        except Exception as exc:
+            self.last_error = exc
+            self.error = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        else:
+            self.last_error = None
+            if self.error:
+                self.error = ""
 
     def moved(self, before: dict, now: dict) -> None:
         """Called after every move, from the page or from Python (nothing by default)."""
 
     def _on_selection(self, change) -> None:
-        self._explain()
+        self._safely(self._explain)
 
     def _explain(self) -> None:
         if not self.selection:

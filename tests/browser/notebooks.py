@@ -76,19 +76,15 @@ def fixture_broken(path: Path) -> Path:
             _FIXTURE_EXPLORER,
             "FixtureExplorer()  # works: must pass",
             "FixtureExplorer(wired=False)  # sliders move, picture never changes",
-            # attnlib's own explorer with its slider callbacks removed (the issue's
-            # "make the slider callback do nothing"), found by walking its children
+            # attnlib's own explorer whose kernel never sends a new seed's numbers: the
+            # page draws n and d_k itself, but a seed must come from the kernel
             "import attnlib\n"
-            "def all_sliders(w):\n"
-            "    for c in getattr(w, 'children', ()):\n"
-            "        yield from [c] if isinstance(c, widgets.IntSlider) else all_sliders(c)\n"
             "dead = attnlib.explorer(n=8)\n"
-            "for s in all_sliders(dead):\n"
-            "    s.unobserve_all('value')\n"
+            "dead._refresh_data = lambda controls: None\n"
             "dead",
-            # ... and one whose redraw raises: it shows the traceback, keeps the old picture
-            # (an instance attribute shadows the class's view function)
-            "failing = attnlib.explorer(n=8)\nfailing.view = lambda **values: 1 / 0\nfailing",
+            # ... and one whose kernel raises on a new seed: the explorer shows the error
+            # under its picture and keeps the old numbers
+            "failing = attnlib.explorer(n=8)\nfailing.numbers = lambda *a, **k: 1 / 0\nfailing",
             # what a widget looks like when the front end cannot render it
             "from IPython.display import display\n"
             "display({'text/plain': 'IntSlider(value=4, description=\"d_k\", max=8, min=1)'},"

@@ -120,7 +120,9 @@ _CELL_OUTPUTS_JS = """(sel) => {
   const texts = (c, q) => Array.from(c.querySelectorAll(q)).map(e => e.textContent);
   return cells.map(c => ({
     stderr: texts(c, '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'),
-    error: texts(c, '.jp-RenderedText[data-mime-type*="error"]'),
+    // ... and an explorer's own error box: what went wrong in the kernel after a move
+    error: [...texts(c, '.jp-RenderedText[data-mime-type*="error"]'),
+            ...texts(c, '.attnlib-error').filter(t => t.trim())],
     // a display or result rendered as text/plain; print() output (stdout) may
     // legitimately show an explorer's repr
     text: texts(c, '.jp-OutputArea-output[data-mime-type="text/plain"]'),
@@ -372,7 +374,10 @@ def shut_down_kernels(server) -> None:
 _MARK_EXPLORERS_JS = """() => {
   const tops = Array.from(document.querySelectorAll('.jupyter-widgets')).filter(
       el => !el.parentElement.closest('.jupyter-widgets'));
-  const found = tops.filter(el => el.querySelector('.widget-slider') && el.querySelector('img'));
+  // attnlib's explorers draw on a canvas in the page; a stand-in (test_lab's fixture) is
+  // ipywidgets' sliders above an <img>
+  const found = tops.filter(el => el.querySelector('.attnlib-page-explorer')
+      || (el.querySelector('.widget-slider') && el.querySelector('img')));
   found.forEach((el, i) => el.setAttribute('data-bt-explorer', String(i)));
   if (!window.__bt) {
     window.__bt = {keydown: null, loaded: null};
@@ -383,26 +388,32 @@ _MARK_EXPLORERS_JS = """() => {
                                     picture: null, src: null, load: null});
       }, true);
     let made = 0;
-    window.__btPicture = img => `${img.__btId ??= ++made}:${img.__btSets || 0}`;
+    // a picture's name: an <img> and how often its src was set, or a canvas and when
+    // the explorer last drew on it
+    window.__btPicture = pic => pic.tagName === 'CANVAS'
+        ? `canvas:${pic.closest('.attnlib-page-explorer')?.dataset.drawn || ''}`
+        : `${pic.__btId ??= ++made}:${pic.__btSets || 0}`;
+    window.__btPictures = el => Array.from(el.querySelectorAll('img, canvas.attnlib-canvas'));
     // explorer i's pictures by name; their sources stay in the page, for __btChanged
     window.__btSources = {};
     window.__btSnapshot = (i) => {
       const el = document.querySelector(`[data-bt-explorer="${i}"]`);
       if (!el) return null;
-      const imgs = Array.from(el.querySelectorAll('img'));
-      window.__btSources[i] = imgs.map(img => img.src);
-      return imgs.map(window.__btPicture);
+      const pics = window.__btPictures(el);
+      window.__btSources[i] = pics.map(p => p.src || window.__btPicture(p));
+      return pics.map(window.__btPicture);
     };
-    // whether explorer i shows a new picture, loaded, since the snapshot named `before`
+    // whether explorer i shows a new picture, loaded (drawn), since the snapshot `before`
     window.__btChanged = (i, before) => {
       const el = document.querySelector(`[data-bt-explorer="${i}"]`);
       if (!el) return false;
-      const imgs = Array.from(el.querySelectorAll('img'));
-      if (!imgs.some((img, k) => window.__btPicture(img) !== before[k])) return false;
-      if (!imgs.every(img => img.complete && img.naturalWidth > 0)) return false;
+      const pics = window.__btPictures(el);
+      if (!pics.some((p, k) => window.__btPicture(p) !== before[k])) return false;
+      if (!pics.every(p => p.tagName === 'CANVAS' || (p.complete && p.naturalWidth > 0)))
+        return false;
       if (window.__bt.loaded === null) return false;
       const old = window.__btSources[i] || [];
-      return imgs.some((img, k) => img.src !== old[k]);
+      return pics.some((p, k) => (p.src || window.__btPicture(p)) !== old[k]);
     };
   }
   found.forEach(el => {
@@ -414,10 +425,17 @@ _MARK_EXPLORERS_JS = """() => {
       requestAnimationFrame(() => { window.__bt.loaded = performance.now(); });
     }, true);
     new MutationObserver((records) => {
-      for (const r of records) r.target.__btSets = (r.target.__btSets || 0) + 1;
+      for (const r of records) {
+        if (r.attributeName === 'data-drawn') {  // the page explorer drew: on screen next frame
+          if (window.__bt.load === null) window.__bt.load = performance.now();
+          requestAnimationFrame(() => { window.__bt.loaded = performance.now(); });
+          continue;
+        }
+        r.target.__btSets = (r.target.__btSets || 0) + 1;
+      }
       if (window.__bt.keydown !== null && window.__bt.src === null)
         window.__bt.src = performance.now();
-    }).observe(el, {subtree: true, attributes: true, attributeFilter: ['src']});
+    }).observe(el, {subtree: true, attributes: true, attributeFilter: ['src', 'data-drawn']});
   });
   return found.length;
 }"""
@@ -481,8 +499,10 @@ def mark_explorers(page) -> int:
 
 
 def picture_count(page) -> int:
-    """Every picture on the page that a widget shows."""
-    return page.evaluate("() => document.querySelectorAll('.jupyter-widgets img').length")
+    """Every picture on the page that a widget shows (an <img>, or an explorer's canvas)."""
+    return page.evaluate(
+        "() => document.querySelectorAll('.jupyter-widgets img, canvas.attnlib-canvas').length"
+    )
 
 
 @dataclass
@@ -494,16 +514,24 @@ class Slider:
     name: str  # the control's name in the code, from its class attnlib-control-NAME
 
 
-_SLIDERS_JS = f"""(el) => Array.from(el.querySelectorAll('{HANDLE}')).map(h => ({{
-  // textContent: a cell far below the fold is skipped by JupyterLab's
-  // content-visibility windowing, and then its innerText is empty
-  label: (h.closest('.widget-slider')?.querySelector('.widget-label')?.textContent || '').trim(),
-  // the same in every language: attnlib gives each control the class attnlib-control-NAME
-  name: Array.from(h.closest('.widget-slider')?.classList || [])
-      .find(c => c.startsWith('attnlib-control-'))?.slice('attnlib-control-'.length) || '',
-  values: ['aria-valuenow', 'aria-valuemin', 'aria-valuemax'].map(
-      a => parseFloat(h.getAttribute(a) ?? 'NaN')),
-}}))"""
+_SLIDERS_JS = f"""(el) => [
+  ...Array.from(el.querySelectorAll('{HANDLE}')).map(h => ({{
+    // textContent: a cell far below the fold is skipped by JupyterLab's
+    // content-visibility windowing, and then its innerText is empty
+    label: (h.closest('.widget-slider')?.querySelector('.widget-label')?.textContent || '').trim(),
+    // the same in every language: attnlib gives each control the class attnlib-control-NAME
+    name: Array.from(h.closest('.widget-slider')?.classList || [])
+        .find(c => c.startsWith('attnlib-control-'))?.slice('attnlib-control-'.length) || '',
+    values: ['aria-valuenow', 'aria-valuemin', 'aria-valuemax'].map(
+        a => parseFloat(h.getAttribute(a) ?? 'NaN')),
+  }})),
+  // an explorer drawn in the page: range inputs, each with its <label> and data-control
+  ...Array.from(el.querySelectorAll('input[type=range][data-control]')).map(r => ({{
+    label: (r.labels?.[0]?.textContent || '').trim(),
+    name: r.dataset.control,
+    values: [r.value, r.min, r.max].map(parseFloat),
+  }})),
+]"""
 
 
 def sliders(page, i: int) -> list[Slider]:
@@ -517,13 +545,20 @@ def sliders(page, i: int) -> list[Slider]:
     return out
 
 
-# A slider handle's value and range, with explorer i's pictures: one round trip
-_HANDLE_JS = """(h, i) => ({
+# A slider's value and range (a noUiSlider handle's aria values, or a range input's),
+# with explorer i's pictures: one round trip
+_HANDLE_JS = """(h, i) => h.tagName === 'INPUT' ? ({
+  now: parseFloat(h.value), low: parseFloat(h.min), high: parseFloat(h.max),
+  pictures: window.__btSnapshot(i),
+}) : ({
   now: parseFloat(h.getAttribute('aria-valuenow')),
   low: parseFloat(h.getAttribute('aria-valuemin')),
   high: parseFloat(h.getAttribute('aria-valuemax')),
   pictures: window.__btSnapshot(i),
 })"""
+
+# What a slider is for the moves below: a noUiSlider handle, or an explorer's range input
+SLIDER = f"{HANDLE}, input[type=range][data-control]"
 
 # The handle's box once it stops moving (cells scrolled into view are laid out and
 # push the page about), the width of its track, and what the pointer would press at
@@ -554,6 +589,12 @@ _DRAG_BOX_JS = """async (h) => {
     h.scrollIntoView({block: 'center'});
   }
   const track = h.closest('.noUi-base, .ui-slider');
+  if (h.tagName === 'INPUT') {  // a range input: its thumb, where the value puts it
+    const f = (h.value - h.min) / (h.max - h.min), thumb = 16;
+    const x = box.x + thumb / 2 + f * (box.width - thumb);
+    return {x: x - thumb / 2, y: box.y, width: thumb, height: box.height, track: box.width,
+            covered: top && h.contains(top) ? null : describe(top)};
+  }
   return {x: box.x, y: box.y, width: box.width, height: box.height,
           track: track ? track.getBoundingClientRect().width : 0,
           covered: top && h.contains(top) ? null : describe(top)};
@@ -568,8 +609,9 @@ def move(page, i: int, k: int, key: str | None = None, timeout_ms: int = 5000, d
     ms runs from the keydown (or mouse-down) event to the frame after the new
     picture loaded.
     """
-    handle = page.locator(f'[data-bt-explorer="{i}"]').locator(HANDLE).nth(k)
+    handle = page.locator(f'[data-bt-explorer="{i}"]').locator(SLIDER).nth(k)
     state = handle.evaluate(_HANDLE_JS, i)
+    native = handle.evaluate("h => h.tagName === 'INPUT'")
     now, low, high = state["now"], state["low"], state["high"]
     key = key or ("ArrowLeft" if now >= high else "ArrowRight")
     if drag:
@@ -583,7 +625,9 @@ def move(page, i: int, k: int, key: str | None = None, timeout_ms: int = 5000, d
     try:
         page.wait_for_function(_CHANGED_JS, arg=[i, state["pictures"]], timeout=timeout_ms)
     except Exception:
-        after_value = float(handle.get_attribute("aria-valuenow"))
+        after_value = float(
+            handle.input_value() if native else handle.get_attribute("aria-valuenow")
+        )
         if after_value == now:
             return f"{action} did not move the slider (value stays {now:g})", None
         return (
@@ -605,7 +649,7 @@ _QUIET_JS = """([i, quiet]) => {
   const el = document.querySelector(`[data-bt-explorer="${i}"]`);
   if (!el) return true;
   const now = performance.now(), seen = window.__btQuiet || (window.__btQuiet = {});
-  const names = Array.from(el.querySelectorAll('img')).map(window.__btPicture).join(' ');
+  const names = window.__btPictures(el).map(window.__btPicture).join(' ');
   if (!seen[i] || seen[i].names !== names) { seen[i] = {names, since: now}; return false; }
   return now - seen[i].since >= quiet;
 }"""
@@ -636,7 +680,8 @@ def steady_box(locator, timeout_s: float = 3) -> dict:
 
 
 # noUiSlider marks the handle it is dragging; jQuery UI (ipywidgets 7) the active one
-_GRABBED_JS = "h => h.matches('.noUi-active, .ui-state-active') || !!h.closest('.noUi-active')"
+_GRABBED_JS = """h => h.tagName === 'INPUT' ? document.activeElement === h
+    : h.matches('.noUi-active, .ui-state-active') || !!h.closest('.noUi-active')"""
 
 
 def _drag(page, handle, direction: int, span: float) -> str | None:
@@ -830,6 +875,20 @@ _UNCOVERED_JS = r"""([tofu, limit, sample, excuseCjk]) => {
       if (!chars.has(ch)) chars.set(ch, node.data.trim().slice(0, 40));
     }
   }
+  // the words an explorer drew on its canvas, in the canvas's font
+  for (const pic of document.querySelectorAll('.attnlib-picture[data-texts]')) {
+    const canvas = pic.querySelector('canvas');
+    if (!canvas || pic.getClientRects().length === 0) continue;
+    const font = `normal 400 20px ${getComputedStyle(canvas).fontFamily}`;
+    if (!byFont.has(font)) byFont.set(font, new Map());
+    const chars = byFont.get(font);
+    for (const word of pic.dataset.texts.split('\n'))
+      for (const ch of word) {
+        if (/[\p{White_Space}\p{Cc}\p{Cf}]/u.test(ch)) continue;
+        shown++;
+        if (!chars.has(ch)) chars.set(ch, `(on the explorer's canvas) ${word.slice(0, 40)}`);
+      }
+  }
   // does any font of the machine draw Chinese? (sans-serif falls back like the page)
   const cjkFont = draw('20px sans-serif', sample) !== draw('20px sans-serif', tofu);
   const cjk = /[CJK_RANGES]/u;
@@ -891,21 +950,27 @@ def breakdown(page, i: int) -> str:
     return page.evaluate(_BREAKDOWN_JS, i)
 
 
-def click_pixel(page, i: int, pixel: tuple[float, float], timeout_ms: int = 5000):
-    """Click explorer i's picture at `pixel`, (x, y) in the PNG's own pixels (what
-    ``Explorer.cell_pixel`` gives), scaled to the size the picture is shown at.
-    Return (problem or None, ms from mouse-down to the new picture on screen)."""
-    picture = page.locator(f'[data-bt-explorer="{i}"] img.attnlib-clickable')
-    picture.evaluate("img => img.scrollIntoView({block: 'center'})")
+def click_cell(page, i: int, cell: tuple[int, int], panel: int = 0, timeout_ms: int = 5000):
+    """Click the middle of `cell` (i, j) of `panel` in explorer i's picture, as a learner
+    does. Return (problem or None, ms from mouse-down to the outline on screen)."""
+    picture = page.locator(f'[data-bt-explorer="{i}"] .attnlib-picture')
+    picture.evaluate("el => el.scrollIntoView({block: 'center'})")
     box = steady_box(picture)
-    natural = picture.evaluate("img => img.naturalWidth")
-    s = box["width"] / natural
+    boxes = picture.evaluate("el => JSON.parse(el.dataset.boxes)")
+    size = picture.evaluate(
+        "(el, k) => { const s = JSON.parse(el.dataset.shapes)[k]; return s; }", panel
+    )
+    b, (rows, cols) = boxes[panel], size
+    side = min(b["box"] / cols, b["box"] / rows)
+    x = box["x"] + b["x"] + (cell[1] + 0.5) * side
+    y = box["y"] + b["y"] + (cell[0] + 0.5) * side
     before = page.evaluate(_PICTURES_JS, i)
-    page.mouse.click(box["x"] + pixel[0] * s, box["y"] + pixel[1] * s)
+    page.mouse.click(x, y)
     try:
         page.wait_for_function(_CHANGED_JS, arg=[i, before], timeout=timeout_ms)
     except Exception:
-        return f"a click at {pixel} did not change the picture within {timeout_ms / 1000:g} s", None
+        seconds = timeout_ms / 1000
+        return f"a click on cell {cell} did not change the picture within {seconds:g} s", None
     return None, page.evaluate("() => window.__bt.loaded - window.__bt.keydown")
 
 
@@ -922,30 +987,30 @@ def wait_for_breakdown(page, i: int, wanted: str, timeout_ms: int = 5000) -> str
 
 
 def choose_cell(page, i: int, row: int, col: int) -> None:
-    """The keyboard route: choose (row, col) in explorer i's `query i` and `key j`
-    menus (option 0 is "none")."""
-    menus = page.locator(f'[data-bt-explorer="{i}"] .widget-dropdown select')
-    for k, index in enumerate((row, col)):
-        menus.nth(k).select_option(index=index + 1)
+    """The keyboard route: focus explorer i's picture, then the arrow keys to (row, col)
+    of its first panel (the first key selects cell (0, 0))."""
+    picture = page.locator(f'[data-bt-explorer="{i}"] .attnlib-picture')
+    picture.focus()
+    page.keyboard.press("Escape")
+    page.keyboard.press("ArrowDown")  # selects (0, 0)
+    for _ in range(row):
+        page.keyboard.press("ArrowDown")
+    for _ in range(col):
+        page.keyboard.press("ArrowRight")
 
 
-def toggle(page, i: int, label: str, timeout_ms: int = 5000) -> str | None:
-    """Click explorer i's toggle button `label`; None if it is then active and the
-    picture changed, else the problem."""
-    button = page.locator(f'[data-bt-explorer="{i}"] .widget-toggle-buttons button').filter(
-        has_text=re.compile(rf"^\s*{re.escape(label)}\s*$")
-    )
-    if button.count() != 1:
-        return f"{button.count()} toggle button(s) {label!r}, one expected"
+def choose(page, i: int, name: str, value: str, timeout_ms: int = 5000) -> str | None:
+    """Choose `value` in explorer i's menu `name` (the mask); None if the picture then
+    changed, else the problem."""
+    menu = page.locator(f'[data-bt-explorer="{i}"] select[data-control="{name}"]')
+    if menu.count() != 1:
+        return f"{menu.count()} menu(s) {name!r}, one expected"
     before = page.evaluate(_PICTURES_JS, i)
-    button.click()
+    menu.select_option(value)
     try:
         page.wait_for_function(_CHANGED_JS, arg=[i, before], timeout=timeout_ms)
     except Exception:
-        return f"clicking {label!r} did not change the picture within {timeout_ms / 1000:g} s"
-    classes = button.get_attribute("class") or ""
-    if "mod-active" not in classes.split():
-        return f"the {label!r} button is not shown active after a click (class {classes!r})"
+        return f"choosing {value!r} did not change the picture within {timeout_ms / 1000:g} s"
     return None
 
 
@@ -967,7 +1032,8 @@ def find_explorer(page, slider: str) -> int | None:
 _CLIPPED_JS = """() => {
   const found = [];
   const sel = '.widget-label, .widget-readout, .widget-toggle-button, button, select, '
-            + '.widget-label-basic, .attnlib-summary';
+            + '.widget-label-basic, .attnlib-summary, .attnlib-control label, '
+            + '.attnlib-control output';
   for (const ex of document.querySelectorAll('[data-bt-explorer]'))
     for (const el of ex.querySelectorAll(sel)) {
       const style = getComputedStyle(el);
@@ -987,7 +1053,8 @@ _APART_JS = """() => {
   const centre = r => (r.top + r.bottom) / 2;
   for (const ex of document.querySelectorAll('[data-bt-explorer]'))
     for (const label of ex.querySelectorAll(
-        '.widget-inline-hbox > .widget-label, .widget-toggle-buttons > .widget-label')) {
+        '.widget-inline-hbox > .widget-label, .widget-toggle-buttons > .widget-label, '
+        + '.attnlib-control > label')) {
       const control = label.nextElementSibling;
       if (!control || !label.textContent.trim() || !label.offsetParent) continue;
       const l = label.getBoundingClientRect(), c = control.getBoundingClientRect();
@@ -1004,7 +1071,8 @@ _APART_JS = """() => {
 _WRAPPED_JS = """() => {
   const found = [];
   for (const ex of document.querySelectorAll('[data-bt-explorer]')) {
-    const el = ex.querySelector('.attnlib-readout .widget-html-content');
+    const el = ex.querySelector('.attnlib-readout .widget-html-content')
+        || ex.querySelector('.attnlib-page-explorer .attnlib-readout');
     // readouts made of lines and <br> only (a table or paragraphs lay out their own lines)
     if (!el || !el.offsetParent || el.querySelector('.attnlib-summary, table, p, div, li'))
       continue;
@@ -1034,6 +1102,15 @@ _SHRUNK_JS = """() => {
       if (img.naturalWidth && shown < img.naturalWidth - 1)
         found.push(`explorer ${ex.dataset.btExplorer}: the picture is shrunk from `
                    + `${img.naturalWidth} to ${shown.toFixed(0)} px`);
+    }
+  // an explorer's canvas wider than the output area it sits in: cut off at its right
+  for (const ex of document.querySelectorAll('[data-bt-explorer]'))
+    for (const canvas of ex.querySelectorAll('canvas.attnlib-canvas')) {
+      const area = canvas.closest('.jp-OutputArea-output, .jp-OutputArea, body');
+      const c = canvas.getBoundingClientRect(), a = area.getBoundingClientRect();
+      if (c.right > a.right + 1)
+        found.push(`explorer ${ex.dataset.btExplorer}: the picture (${c.width.toFixed(0)} px) `
+                   + `runs ${(c.right - a.right).toFixed(0)} px past its output area`);
     }
   return found;
 }"""

@@ -446,6 +446,7 @@ function drawPanels(ctx, lay, panels, state, selection) {
   const { cmaps, font } = state;
   ctx.clearRect(0, 0, lay.width, lay.height);
   lay.titles = [];
+  drawnTexts = new Set();
   const shared = symmetricLimit(panels.filter((p) => p.share).flatMap((p) => Array.from(p.matrix)));
   const family = getComputedStyle(ctx.canvas).fontFamily || "sans-serif";
   panels.forEach((p, k) => {
@@ -517,7 +518,7 @@ function values(ctx, p, g, lut, low, high, lay, family) {
       const v = p.matrix[i * p.cols + j], k = 4 * colourIndex(v, low, high);
       const luma = (0.2126 * lut[k] + 0.7152 * lut[k + 1] + 0.0722 * lut[k + 2]) / 255;
       ctx.fillStyle = luma <= 0.45 ? "#fff" : "#000";
-      ctx.fillText(formatValue(v), g.x + (j + 0.5) * g.cell, g.y + (i + 0.5) * g.cell);
+      fill(ctx, formatValue(v), g.x + (j + 0.5) * g.cell, g.y + (i + 0.5) * g.cell);
     }
 }
 
@@ -533,7 +534,7 @@ function labels(ctx, p, g, b, lay, family) {
   const every = Math.max(1, Math.ceil((1.15 * lay.label) / g.cell)); // no overlapping labels
   ctx.textAlign = "right"; ctx.textBaseline = "middle";
   for (let i = 0; i < p.rows; i += every)
-    ctx.fillText(p.rowLabels ? p.rowLabels[i] : String(i), g.x - 4, g.y + (i + 0.5) * g.cell);
+    fill(ctx, p.rowLabels ? p.rowLabels[i] : String(i), g.x - 4, g.y + (i + 0.5) * g.cell);
   const cols = p.colLabels || Array.from({ length: p.cols }, (_, c) => String(c));
   const widest = Math.max(...cols.map((s) => ctx.measureText(s).width));
   const upright = widest > g.cell - 2;
@@ -541,22 +542,30 @@ function labels(ctx, p, g, b, lay, family) {
     const x = g.x + (j + 0.5) * g.cell, y = g.y + g.h + 4;
     if (upright) {
       ctx.save(); ctx.translate(x, y); ctx.rotate(-Math.PI / 2);
-      ctx.textAlign = "right"; ctx.textBaseline = "middle"; ctx.fillText(cols[j], 0, 0); ctx.restore();
+      ctx.textAlign = "right"; ctx.textBaseline = "middle"; fill(ctx, cols[j], 0, 0); ctx.restore();
     } else {
-      ctx.textAlign = "center"; ctx.textBaseline = "top"; ctx.fillText(cols[j], x, y);
+      ctx.textAlign = "center"; ctx.textBaseline = "top"; fill(ctx, cols[j], x, y);
     }
   }
   const widestRow = Math.max(...(p.rowLabels || ["00"]).map((s) => ctx.measureText(s).width));
   ctx.font = `${lay.font * (lay.small ? 0.85 : 1)}px ${family}`;
   if (p.xlabel) {
     ctx.textAlign = "center"; ctx.textBaseline = "bottom";
-    ctx.fillText(p.xlabel, g.x + g.w / 2, b.y + b.box + (upright ? widest : lay.label) + 1.6 * lay.font + 4);
+    fill(ctx, p.xlabel, g.x + g.w / 2, b.y + b.box + (upright ? widest : lay.label) + 1.6 * lay.font + 4);
   }
   if (p.ylabel) {
     ctx.save(); ctx.translate(g.x - widestRow - 8, g.y + g.h / 2);
     ctx.rotate(-Math.PI / 2); ctx.textAlign = "center"; ctx.textBaseline = "bottom";
-    ctx.fillText(p.ylabel, 0, 0); ctx.restore();
+    fill(ctx, p.ylabel, 0, 0); ctx.restore();
   }
+}
+
+// Every text drawn on the canvas goes through here: the strings of the last draw are
+// kept, so that the picture's element can say which characters the page's fonts drew
+let drawnTexts = new Set();
+function fill(ctx, text, x, y) {
+  drawnTexts.add(text);
+  ctx.fillText(text, x, y);
 }
 
 // A title that fits its width: a smaller font first, then an ellipsis (never overlapping)
@@ -567,7 +576,7 @@ function fitText(ctx, text, x, y, width, font, family) {
   }
   let shown = text;
   while (shown.length > 1 && ctx.measureText(shown).width > width) shown = shown.slice(0, -2) + "…";
-  ctx.fillText(shown, x, y);
+  fill(ctx, shown, x, y);
   const w = ctx.measureText(shown).width; // where it went (centred on x): for the layout checks
   return { left: x - w / 2, right: x + w / 2, y, text: shown };
 }
@@ -586,7 +595,7 @@ function colourBar(ctx, p, g, b, lut, low, high, lay, family) {
   for (const v of ticks) {
     const y = g.y + ((high - v) / (high - low)) * h;
     ctx.fillRect(x + 12, y - 0.5, 3, 1);
-    ctx.fillText(p.kind === "weights" ? String(v) : formatValue(v), x + 17, y);
+    fill(ctx, p.kind === "weights" ? String(v) : formatValue(v), x + 17, y);
   }
 }
 
@@ -690,7 +699,9 @@ export function render({ model, el }) {
   const summaryBox = element("div", { className: "attnlib-summary-line" });
   const readout = element("div", { className: "attnlib-readout" });
   const details = element("div", { className: "attnlib-details" });
-  el.append(bar, hint, picture, live, summaryBox, readout, details);
+  const error = element("pre", { className: "attnlib-error" });
+  error.setAttribute("role", "alert");
+  el.append(bar, hint, picture, live, summaryBox, readout, details, error);
 
   const ctx = canvas.getContext("2d");
   let lay = null, shown = null;
@@ -724,7 +735,10 @@ export function render({ model, el }) {
                                     panels: outlinedPanels(selection[2]) };
     drawPanels(ctx, lay, shown.panels, state, outlined);
     picture.dataset.boxes = JSON.stringify(lay.boxes); // where each panel is (CSS px)
+    picture.dataset.shapes = JSON.stringify(shown.panels.map((p) => [p.rows, p.cols]));
     picture.dataset.titles = JSON.stringify(lay.titles);
+    // the words drawn (not the numbers): the browser tests check each character has a glyph
+    picture.dataset.texts = [...drawnTexts].filter((w) => /[^\d\s.,−+-]/.test(w)).join("\n");
     readout.innerHTML = shown.readout;
     describe();
     el.dataset.drawn = String(performance.now()); // for the browser tests: when the frame was drawn
@@ -872,15 +886,19 @@ export function render({ model, el }) {
     draw();
   };
   const onDetails = () => { details.innerHTML = model.get("details"); };
+  const onError = () => { error.textContent = model.get("error") || ""; };
   model.on("change:controls", onControls);
   model.on("change:data", onData);
   model.on("change:selection", onSelection);
   model.on("change:details", onDetails);
+  model.on("change:error", onError);
   draw();
   onDetails();
+  onError();
   return () => {
     model.off("change:controls", onControls); model.off("change:data", onData);
     model.off("change:selection", onSelection); model.off("change:details", onDetails);
+    model.off("change:error", onError);
   };
 }
 
