@@ -372,11 +372,13 @@ def shut_down_kernels(server) -> None:
 # every frame of the wait, on the cores the move runs on (benchmarks/move_profile.md,
 # round 6: no difference in the keypress figure beyond the machine's noise).
 _MARK_EXPLORERS_JS = """() => {
-  const tops = Array.from(document.querySelectorAll('.jupyter-widgets')).filter(
-      el => !el.parentElement.closest('.jupyter-widgets'));
+  // an explorer drawn in the page is anywidget's view (no class jupyter-widgets of its own)
+  const tops = Array.from(document.querySelectorAll('.jupyter-widgets, .attnlib-page-explorer'))
+      .filter(el => !el.parentElement.closest('.jupyter-widgets, .attnlib-page-explorer'));
   // attnlib's explorers draw on a canvas in the page; a stand-in (test_lab's fixture) is
   // ipywidgets' sliders above an <img>
-  const found = tops.filter(el => el.querySelector('.attnlib-page-explorer')
+  const found = tops.filter(el => el.matches('.attnlib-page-explorer')
+      || el.querySelector('.attnlib-page-explorer')
       || (el.querySelector('.widget-slider') && el.querySelector('img')));
   found.forEach((el, i) => el.setAttribute('data-bt-explorer', String(i)));
   if (!window.__bt) {

@@ -628,7 +628,6 @@ function element(tag, props = {}, ...children) {
   return node;
 }
 
-let made = 0; // ids for labels, unique in the page
 
 // JupyterLab's shortcuts (ArrowDown: the next cell; ArrowRight: open a heading) match the
 // focused element itself, and Lumino skips an element with this attribute and all above
@@ -636,7 +635,9 @@ let made = 0; // ids for labels, unique in the page
 const keysAreOurs = (node) => node.setAttribute("data-lm-suppress-shortcuts", "true");
 
 export function render({ model, el }) {
-  const id = `attnlib-${++made}`;
+  // ids for the labels, unique in the page: anywidget may load this module once per widget,
+  // so the count lives on the page, not in the module
+  const id = `attnlib-${(globalThis.__attnlibExplorers = (globalThis.__attnlibExplorers || 0) + 1)}`;
   const size = model.get("size");
   const state = {
     family: model.get("family"), controls: { ...model.get("controls") }, fixed: model.get("fixed"),
