@@ -1,0 +1,227 @@
+"""The project's shell scripts: each passes shellcheck, and each route's scripts run here
+against stub commands (`tljh-config`, `useradd`, ...) with their paths pointed into a
+scratch folder, so that a script that parses but stops half-way fails a test.
+
+`bash -n` alone let through a setup.sh that stopped on every run: an apostrophe inside
+`${2:?...}` opened a quote that swallowed the next line (shellcheck SC1011, SC2154)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.test_deploy import (
+    DEPLOY,
+    ROOT,
+    TLJH,
+    load_hub_config,
+    load_tljh_dropin,
+    nbgitpuller_link,
+)
+
+SHEBANG_SHELLS = ("sh", "bash", "dash")
+
+
+def shell_scripts() -> list[str]:
+    """Every tracked file whose first line runs a shell (#!/bin/bash, #!/usr/bin/env bash)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout: cannot list the tracked shell scripts")
+    found = []
+    for name in filter(None, listed.stdout.split("\0")):
+        path = ROOT / name
+        if not path.is_file() or path.is_symlink():
+            continue
+        with path.open("rb") as f:
+            first = f.readline(200).decode("utf-8", "replace")
+        if first.startswith("#!") and first.split()[-1].rsplit("/", 1)[-1] in SHEBANG_SHELLS:
+            found.append(name)
+    return sorted(found)
+
+
+def makefile_shell_scripts() -> list[str]:
+    """SHELL_SCRIPTS as make expands it (the list `make lint` gives shellcheck)."""
+    out = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-f", "Makefile", "-f", "-", "show"],
+        input="show:\n\t@echo $(SHELL_SCRIPTS)\n",
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return sorted(out.stdout.split())
+
+
+def need_shellcheck() -> str:
+    found = shutil.which("shellcheck")
+    if found:
+        return found
+    message = "shellcheck is not installed: apt-get install shellcheck (or brew install shellcheck)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message + " (CI=true: the check may not be skipped)")
+    pytest.skip(message)
+
+
+# ------------------------------------------------------------- shellcheck
+
+
+def test_shell_scripts_are_found_and_all_listed_for_make_lint():
+    scripts = shell_scripts()
+    # the finder is only worth something if it finds the scripts we know of
+    assert {"deploy/tljh/setup.sh", "deploy/jupyterhub/create-students.sh"} <= set(scripts)
+    assert "binder/postBuild" in scripts  # no .sh suffix: found by its first line
+    assert makefile_shell_scripts() == scripts, (
+        "the Makefile's SHELL_SCRIPTS (what `make lint` checks) and the tracked shell "
+        f"scripts differ: Makefile {makefile_shell_scripts()}, tracked {scripts}"
+    )
+
+
+@pytest.mark.parametrize("script", shell_scripts() if (ROOT / ".git").exists() else [])
+def test_shell_script_passes_shellcheck(script):
+    shellcheck = need_shellcheck()
+    assert (ROOT / script).stat().st_mode & 0o100, f"{script} is not executable (chmod +x)"
+    result = subprocess.run(
+        [shellcheck, "-S", "warning", script], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, f"shellcheck -S warning {script}:\n{result.stdout}"
+
+
+def test_shellcheck_finds_the_quote_that_broke_tljh_setup(tmp_path):
+    # the check must see the bug it is here for: an apostrophe inside ${VAR:?...}
+    shellcheck = need_shellcheck()
+    broken = tmp_path / "broken.sh"
+    broken.write_text(  # setup.sh's lines 16-17 before the fix
+        "#!/bin/bash\n"
+        "email=${2:?$usage (EMAIL: for Let's Encrypt)}\n"
+        "host=${3:?$usage (HOSTNAME: the hub's DNS name)}\n"
+        'echo "$email $host"\n'
+    )
+    result = subprocess.run([shellcheck, "-S", "warning", str(broken)], capture_output=True)
+    assert result.returncode != 0 and b"SC1011" in result.stdout, result.stdout
+
+
+# ------------------------------------------------------------- stub commands
+
+
+def stub(folder: Path, name: str, body: str = "") -> None:
+    """A command `name` on the stub PATH that logs its arguments (tab-separated) to
+    $STUB_LOG as `name<TAB>arg...`, then runs `body`."""
+    path = folder / name
+    path.write_text(
+        "#!/bin/bash\n"
+        f'{{ printf "%s" {name}; printf "\\t%s" "$@"; echo; }} >>"$STUB_LOG"\n' + body + "\n"
+    )
+    path.chmod(0o755)
+
+
+def calls(log: Path) -> list[tuple[str, ...]]:
+    if not log.exists():
+        return []
+    return [tuple(line.split("\t")) for line in log.read_text().splitlines()]
+
+
+def run_script(script: Path, args: list[str], stubs: Path, log: Path, **env: str):
+    # the stubs first, then the system's own tools (install, cp, python3)
+    environment = {
+        "PATH": f"{stubs}:/usr/local/bin:/usr/bin:/bin",
+        "STUB_LOG": str(log),
+        "HOME": str(stubs.parent),
+        "LANG": "C.UTF-8",
+        **env,
+    }
+    return subprocess.run(
+        ["bash", str(script), *args], env=environment, capture_output=True, text=True
+    )
+
+
+# ------------------------------------------------------------- TLJH setup.sh
+
+
+def run_tljh_setup(tmp_path: Path, class_text: str, *extra: str):
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    stub(stubs, "tljh-config")
+    class_list = tmp_path / "class.txt"
+    class_list.write_text(class_text)
+    prefix, class_config, log = tmp_path / "tljh", tmp_path / "attnlib-class", tmp_path / "log"
+    args = [str(class_list), "teacher@uni.test", "hub.uni.test", "https://git.uni.test/attnlib.git"]
+    result = run_script(
+        TLJH / "setup.sh",
+        [*args, *extra],
+        stubs,
+        log,
+        TLJH_INSTALL_PREFIX=str(prefix),
+        ATTNLIB_CLASS_CONFIG=str(class_config),
+    )
+    return result, calls(log), prefix, class_config
+
+
+def test_tljh_setup_runs_to_the_end_against_a_stub_tljh_config(tmp_path):
+    result, made, prefix, class_config = run_tljh_setup(tmp_path, "ada\nalan\n")
+    assert result.returncode == 0, f"setup.sh stopped:\n{result.stderr}"
+    config = [c[1:] for c in made if c[0] == "tljh-config"]
+    for command in (
+        ("set", "auth.type", "firstuseauthenticator.FirstUseAuthenticator"),
+        ("set", "auth.FirstUseAuthenticator.create_users", "false"),
+        ("add-item", "users.allowed", "ada"),
+        ("add-item", "users.allowed", "alan"),
+        ("set", "limits.memory", load_hub_config(tmp_path / "one").SystemdSpawner.mem_limit),
+        ("set", "limits.cpu", "1"),
+        ("set", "services.cull.timeout", "3600"),
+        ("set", "https.enabled", "true"),
+        ("set", "https.letsencrypt.email", "teacher@uni.test"),
+        ("add-item", "https.letsencrypt.domains", "hub.uni.test"),
+    ):
+        assert command in config, f"setup.sh did not run tljh-config {' '.join(command)}"
+    # HTTPS is only turned on together with its domain, and the reloads come last
+    assert config.index(("set", "https.enabled", "true")) < config.index(
+        ("add-item", "https.letsencrypt.domains", "hub.uni.test")
+    )
+    assert config[-2:] == [("reload", "proxy"), ("reload",)]
+    # the drop-in and its settings, where TLJH reads them
+    dropins = prefix / "config" / "jupyterhub_config.d"
+    assert (dropins / "attnlib_course.py").read_text() == (TLJH / "attnlib_course.py").read_text()
+    course = json.loads((dropins / "attnlib_course.json").read_text())
+    assert course == {
+        "repo": "https://git.uni.test/attnlib.git",
+        "branch": "main",
+        "server_config": str(class_config),
+    }
+    served = {p.relative_to(class_config) for p in class_config.rglob("*") if p.is_file()}
+    shipped = {
+        p.relative_to(DEPLOY / "server-config")
+        for p in (DEPLOY / "server-config").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    assert shipped and shipped <= served
+
+
+def test_tljh_setup_installs_a_dropin_that_sends_students_to_the_course(tmp_path):
+    result, _, prefix, class_config = run_tljh_setup(tmp_path, "ada\n", "spring")
+    assert result.returncode == 0, result.stderr
+    installed = prefix / "config" / "jupyterhub_config.d"
+    course = json.loads((installed / "attnlib_course.json").read_text())
+    c = load_tljh_dropin(tmp_path / "hub", course["repo"], allowed={"ada"}, settings=course)
+    link = nbgitpuller_link(c.Spawner.default_url)
+    assert (link["repo"], link["branch"]) == ("https://git.uni.test/attnlib.git", "spring")
+    assert c.Spawner.environment["JUPYTER_CONFIG_PATH"] == str(class_config)
+
+
+@pytest.mark.parametrize("count", [0, 3, 6])
+def test_tljh_setup_names_a_wrong_number_of_arguments(tmp_path, count):
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    stub(stubs, "tljh-config")
+    args = ["class.txt", "t@uni.test", "hub.uni.test", "https://git.uni.test/a.git", "main", "x"]
+    result = run_script(TLJH / "setup.sh", args[:count], stubs, tmp_path / "log")
+    assert result.returncode == 2
+    assert f"expected 4 or 5 arguments, got {count}" in result.stderr
+    assert "Let's Encrypt" in result.stderr and "HOSTNAME" in result.stderr
+    assert calls(tmp_path / "log") == [], "nothing may be changed before the arguments are checked"
