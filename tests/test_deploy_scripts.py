@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_class_list import TRICKY
 from tests.test_deploy import (
     DEPLOY,
     ROOT,
@@ -146,10 +147,10 @@ def run_script(script: Path, args: list[str], stubs: Path, log: Path, **env: str
 
 def run_tljh_setup(tmp_path: Path, class_text: str, *extra: str):
     stubs = tmp_path / "stubs"
-    stubs.mkdir()
+    stubs.mkdir(parents=True)
     stub(stubs, "tljh-config")
     class_list = tmp_path / "class.txt"
-    class_list.write_text(class_text)
+    class_list.write_bytes(class_text.encode())
     prefix, class_config, log = tmp_path / "tljh", tmp_path / "attnlib-class", tmp_path / "log"
     args = [str(class_list), "teacher@uni.test", "hub.uni.test", "https://git.uni.test/attnlib.git"]
     result = run_script(
@@ -225,3 +226,65 @@ def test_tljh_setup_names_a_wrong_number_of_arguments(tmp_path, count):
     assert f"expected 4 or 5 arguments, got {count}" in result.stderr
     assert "Let's Encrypt" in result.stderr and "HOSTNAME" in result.stderr
     assert calls(tmp_path / "log") == [], "nothing may be changed before the arguments are checked"
+
+
+# ------------------------------------------------------------- one machine: create-students.sh
+
+
+def user_stubs(tmp_path: Path, existing: tuple[str, ...] = ()) -> tuple[Path, Path]:
+    """Stubs of the account commands: `id` knows `existing` and whoever `useradd` made;
+    homes go to tmp_path/home; `chpasswd` keeps what it is given in chpasswd.txt."""
+    stubs, homes = tmp_path / "stubs", tmp_path / "home"
+    stubs.mkdir(parents=True)
+    homes.mkdir()
+    for name in existing:
+        (homes / name).mkdir()
+    stub(stubs, "id", f'[ -d "{homes}/${{1:?}}" ]')
+    stub(stubs, "useradd", f'mkdir "{homes}/${{!#}}"')
+    stub(stubs, "getent", f'echo "$2:x:1001:1001::{homes}/$2:/bin/bash"')
+    stub(stubs, "chpasswd", f'cat >>"{tmp_path}/chpasswd.txt"')
+    return stubs, homes
+
+
+def run_create_students(tmp_path: Path, class_text: str, *args: str, existing=()):
+    stubs, homes = user_stubs(tmp_path, existing)
+    class_list = tmp_path / "class.txt"
+    class_list.write_bytes(class_text.encode())
+    log = tmp_path / "log"
+    result = run_script(DEPLOY / "create-students.sh", [str(class_list), *args], stubs, log)
+    made = [c[-1] for c in calls(log) if c[0] == "useradd"]
+    return result, made, homes
+
+
+def test_create_students_makes_an_account_for_every_name_on_a_tricky_list(tmp_path):
+    result, made, homes = run_create_students(tmp_path, TRICKY, existing=("alan",))
+    assert result.returncode == 0, result.stderr
+    assert made == ["ada", "grace"]  # alan has an account already
+    assert "alan: account exists, left as it is" in result.stderr
+    for name in made:
+        assert (homes / name).stat().st_mode & 0o777 == 0o700, f"{name}'s home is not 0700"
+    passwords = (tmp_path / "chpasswd.txt").read_text().splitlines()
+    assert [line.split(":")[0] for line in passwords] == ["ada", "grace"]
+    assert all(len(line.split(":", 1)[1]) >= 12 for line in passwords)
+
+
+def test_create_students_stops_before_any_account_on_a_bad_line(tmp_path):
+    result, made, _ = run_create_students(tmp_path, "ada\nAda Lovelace\n")
+    assert result.returncode != 0 and made == []
+    assert "line 2: 'Ada Lovelace' is not a login name" in result.stderr
+
+
+# ------------------------------------------------------------- every route, one class list
+
+
+def test_every_route_reads_the_same_names_from_the_same_class_list(tmp_path):
+    (tmp_path / "hub").mkdir()
+    (tmp_path / "hub" / "class.txt").write_bytes(TRICKY.encode())
+    hub = load_hub_config(tmp_path / "hub").Authenticator.allowed_users
+    result, made, _ = run_create_students(tmp_path / "one", TRICKY)
+    assert result.returncode == 0, result.stderr
+    result, config, _, _ = run_tljh_setup(tmp_path / "tljh", TRICKY)
+    assert result.returncode == 0, result.stderr
+    tljh = [c[-1] for c in config if c[1:3] == ("add-item", "users.allowed")]
+    assert hub == set(made) == set(tljh) == {"ada", "alan", "grace"}
+    assert sorted(made) == sorted(tljh)  # each once

@@ -8,10 +8,12 @@
 set -euo pipefail
 class_list=${1:?usage: create-students.sh CLASS_LIST (one username per line)}
 [ -r "$class_list" ] || { echo "create-students.sh: cannot read $class_list" >&2; exit 1; }
+here=$(cd "$(dirname "$0")" && pwd)
+# the class list read as the hub reads it (class_list.py: comments, CRLF, duplicates);
+# a line that is not a login name stops here, before any account is made
+names=$(python3 "$here/class_list.py" "$class_list")
 umask 077
 while read -r name; do
-    name=${name%%#*}; name=${name//[[:space:]]/}
-    [ -n "$name" ] || continue
     if id "$name" >/dev/null 2>&1; then
         echo "$name: account exists, left as it is" >&2
         continue
@@ -22,4 +24,4 @@ while read -r name; do
     password=$(python3 -c 'import secrets; print(secrets.token_urlsafe(9))')
     echo "$name:$password" | chpasswd
     echo "$name $password"
-done <"$class_list"
+done <<<"$names"

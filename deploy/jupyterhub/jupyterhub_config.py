@@ -40,6 +40,9 @@ c = get_config()  # noqa: F821 (JupyterHub's config loader provides it)
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
+# class_list.py and quick_ready.py live beside this file
+sys.path.insert(0, str(HERE))
+from class_list import check_name, read_class_list  # noqa: E402
 
 # ----------------------------------------------------------------- measured limits
 # From the simulated class (make class, README "For a class"): a student's server
@@ -122,17 +125,17 @@ if not class_list:
         "ATTNLIB_CLASS_LIST is not set: give a file with the students' usernames, one per "
         "line; without it every account on this machine could log in"
     )
-c.Authenticator.allowed_users = {
-    line.strip() for line in Path(class_list).read_text().splitlines() if line.strip()
-}
+# The same reading as create-students.sh's (class_list.py: comments, CRLF, duplicates)
+c.Authenticator.allowed_users = set(read_class_list(class_list))
 c.Authenticator.admin_users = {
-    name.strip() for name in os.environ.get("ATTNLIB_TEACHERS", "").split(",") if name.strip()
+    check_name(name.strip(), "ATTNLIB_TEACHERS")
+    for name in os.environ.get("ATTNLIB_TEACHERS", "").split(",")
+    if name.strip()
 }
 
 # ----------------------------------------------------------------- each student's server
 # SystemdSpawner (pip install jupyterhub-systemdspawner), handing each server to the
 # hub as soon as it answers rather than when the hub's backoff next asks (quick_ready.py)
-sys.path.insert(0, str(HERE))
 c.JupyterHub.spawner_class = "quick_ready.QuickReadySystemdSpawner"
 c.SystemdSpawner.mem_limit = MEM_LIMIT
 c.SystemdSpawner.cpu_limit = CPU_LIMIT

@@ -33,14 +33,17 @@ class_config=${ATTNLIB_CLASS_CONFIG:-/etc/jupyter/attnlib-class}
 here=$(cd "$(dirname "$0")" && pwd)
 [ -r "$class_list" ] || { echo "setup.sh: cannot read the class list $class_list" >&2; exit 1; }
 
+# the class list read as the hubs read it (deploy/jupyterhub/class_list.py: comments,
+# CRLF, duplicates); a line that is not a login name stops here, before any change
+names=$(python3 "$here/../jupyterhub/class_list.py" "$class_list")
+
 # Who gets in: first-use passwords (the student's first login sets it), and only
 # the names on the class list; nobody can make up a new account.
 tljh-config set auth.type firstuseauthenticator.FirstUseAuthenticator
 tljh-config set auth.FirstUseAuthenticator.create_users false
 while read -r name; do
-    name=${name%%#*}; name=${name//[[:space:]]/}
-    [ -n "$name" ] && tljh-config add-item users.allowed "$name"
-done <"$class_list"
+    tljh-config add-item users.allowed "$name"
+done <<<"$names"
 
 # Per student, as measured by `make class` (main README, "Capacity"): 1 GB and one core.
 tljh-config set limits.memory 1G
