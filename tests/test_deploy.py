@@ -44,6 +44,9 @@ VALUES = DEPLOY / "z2jh-values.yaml"
 SERVER_CONFIG_DIR = DEPLOY / "server-config"
 SERVER_CONFIG = SERVER_CONFIG_DIR / "jupyter_server_config.d" / "attnlib-class.json"
 SECRET_FILES = ("jupyterhub_cookie_secret", "jupyterhub.sqlite", "jupyterhub-proxy.pid")
+# a class's personal data, wherever a teacher saves it (the values file's filled-in copy
+# is z2jh-values.local.yaml)
+CLASS_FILES = ("passwords.txt", "class.txt", "z2jh-values.local.yaml")
 # The chart's own defaults that this file relies on (jupyterhub chart 4.4.0, values.yaml):
 # the login when none is set, and where each student's volume is mounted.
 CHART_DEFAULTS = {
@@ -379,6 +382,23 @@ def test_one_machine_names_a_missing_state_folder(tmp_path):
 def test_git_ignores_a_hubs_state_anyway():
     for name in SECRET_FILES:
         for where in (name, f"deploy/jupyterhub/{name}"):
+            result = subprocess.run(
+                ["git", "check-ignore", "--quiet", "--no-index", where], cwd=ROOT, check=False
+            )
+            if result.returncode == 128:
+                pytest.skip("not a git checkout")
+            assert result.returncode == 0, f".gitignore does not cover {where}"
+
+
+def test_git_and_docker_ignore_passwords_class_lists_and_filled_values():
+    patterns = {
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    assert {"**/passwords.txt", "**/class.txt", "**/*.local.yaml"} <= patterns
+    for name in CLASS_FILES:
+        for where in (name, f"deploy/jupyterhub/{name}", f"deploy/tljh/{name}"):
             result = subprocess.run(
                 ["git", "check-ignore", "--quiet", "--no-index", where], cwd=ROOT, check=False
             )

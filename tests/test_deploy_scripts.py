@@ -246,13 +246,19 @@ def user_stubs(tmp_path: Path, existing: tuple[str, ...] = ()) -> tuple[Path, Pa
     return stubs, homes
 
 
-def run_create_students(tmp_path: Path, class_text: str, *args: str, existing=()):
-    stubs, homes = user_stubs(tmp_path, existing)
+def run_create_students(tmp_path: Path, class_text: str, *args: str, existing=(), **env):
+    """create-students.sh on `class_text`, its passwords to tmp_path/private/passwords.txt
+    unless `args` give another file. Returns the run, the accounts made and their homes."""
+    if not (tmp_path / "stubs").exists():
+        user_stubs(tmp_path, existing)
+    stubs, homes = tmp_path / "stubs", tmp_path / "home"
     class_list = tmp_path / "class.txt"
     class_list.write_bytes(class_text.encode())
     log = tmp_path / "log"
-    result = run_script(DEPLOY / "create-students.sh", [str(class_list), *args], stubs, log)
-    made = [c[-1] for c in calls(log) if c[0] == "useradd"]
+    args = args or (str(tmp_path / "private" / "passwords.txt"),)
+    before = len(calls(log))
+    result = run_script(DEPLOY / "create-students.sh", [str(class_list), *args], stubs, log, **env)
+    made = [c[-1] for c in calls(log)[before:] if c[0] == "useradd"]
     return result, made, homes
 
 
@@ -288,3 +294,60 @@ def test_every_route_reads_the_same_names_from_the_same_class_list(tmp_path):
     tljh = [c[-1] for c in config if c[1:3] == ("add-item", "users.allowed")]
     assert hub == set(made) == set(tljh) == {"ada", "alan", "grace"}
     assert sorted(made) == sorted(tljh)  # each once
+
+
+def test_create_students_writes_the_passwords_itself_readable_by_root_only(tmp_path):
+    result, made, _ = run_create_students(tmp_path, "ada\nalan\n")
+    assert result.returncode == 0, result.stderr
+    passwords = tmp_path / "private" / "passwords.txt"
+    assert passwords.stat().st_mode & 0o777 == 0o600, oct(passwords.stat().st_mode)
+    assert (tmp_path / "private").stat().st_mode & 0o777 == 0o700
+    lines = passwords.read_text().splitlines()
+    given = dict(line.split(":", 1) for line in (tmp_path / "chpasswd.txt").read_text().split())
+    assert dict(line.split(" ", 1) for line in lines) == given  # the passwords that were set
+    assert not [p for p in given.values() if p in result.stdout + result.stderr]
+    assert f"2 new accounts; their passwords are in {passwords}" in result.stdout
+    # a late student: the same command again adds one account and one line
+    result, made, _ = run_create_students(tmp_path, "ada\nalan\nlinus\n")
+    assert result.returncode == 0 and made == ["linus"], result.stderr
+    assert passwords.read_text().splitlines()[:2] == lines
+    assert passwords.read_text().splitlines()[2].startswith("linus ")
+    assert passwords.stat().st_mode & 0o777 == 0o600
+
+
+def test_create_students_makes_the_teachers_accounts_too(tmp_path):
+    result, made, _ = run_create_students(
+        tmp_path, "ada\ngrace\n", ATTNLIB_TEACHERS="grace, turing"
+    )
+    assert result.returncode == 0, result.stderr
+    assert made == ["ada", "grace", "turing"]
+
+
+@pytest.mark.parametrize("where", ["repository", "others-write", "symlink", "not-yours"])
+def test_create_students_refuses_a_password_file_others_could_read(tmp_path, where):
+    user_stubs(tmp_path)
+    if where == "repository":
+        target, named = ROOT / "deploy" / "passwords.txt", "inside the course's repository"
+        mode = (ROOT / "deploy").stat().st_mode
+    elif where == "others-write":
+        shared = tmp_path / "shared"
+        shared.mkdir(mode=0o777)
+        shared.chmod(0o1777)  # as /tmp
+        target, named = shared / "passwords.txt", "others may write to"
+    elif where == "symlink":
+        (tmp_path / "private").mkdir(mode=0o700)
+        target, named = tmp_path / "private" / "passwords.txt", "not a plain file of yours"
+        target.symlink_to(tmp_path / "elsewhere.txt")
+    else:
+        if os.geteuid() != 0:
+            pytest.skip("needs root, to give the file to another user")
+        (tmp_path / "private").mkdir(mode=0o700)
+        target, named = tmp_path / "private" / "passwords.txt", "not a plain file of yours"
+        target.touch()
+        os.chown(target, 65534, 65534)
+    result, made, _ = run_create_students(tmp_path, "ada\n", str(target))
+    assert result.returncode == 1 and named in result.stderr, result.stderr
+    assert made == [], "no account may be made before the password file is known to be safe"
+    assert where in {"symlink", "not-yours"} or not target.exists()
+    if where == "repository":  # and the folder it names is left as it was
+        assert (ROOT / "deploy").stat().st_mode == mode
