@@ -81,7 +81,10 @@ def filled_values_text() -> str:
     text = text.replace("CHANGE-ME.hub.example.edu", "hub.uni.test")
     text = text.replace("CHANGE-ME@example.edu", "teacher@uni.test")
     text = text.replace('tag: "CHANGE-ME"', 'tag: "2026-12-01"')
-    text = text.replace("gitpuller https://git.example.edu", "gitpuller https://git.uni.test")
+    text = text.replace("registry.example.edu/", "registry.uni.test/")
+    text = text.replace(
+        "ATTNLIB_COURSE_REPO: CHANGE-ME", "ATTNLIB_COURSE_REPO: https://git.uni.test/a"
+    )
     return re.sub(r"\s*# CHANGE-ME[^\n]*", "", text)
 
 
@@ -244,7 +247,7 @@ def test_kubernetes_values_as_shipped_stop_the_hub_naming_every_placeholder():
         "proxy.https.hosts",
         "proxy.https.letsencrypt.contactEmail",
         "singleuser.image.tag",
-        "singleuser.lifecycleHooks",
+        "singleuser.extraEnv.ATTNLIB_COURSE_REPO",
     ):
         assert key in printed, f"the start-up check did not name {key!r}:\n{printed}"
 
@@ -262,7 +265,10 @@ def test_kubernetes_values_filled_in_start_the_hub():
     ("change", "named"),
     [
         # a teacher deletes the authenticator line: the chart's default (dummy) returns
-        (lambda v: v["hub"]["config"]["JupyterHub"].pop("authenticator_class"), "dummy login"),
+        (
+            lambda v: v["hub"]["config"]["JupyterHub"].pop("authenticator_class"),
+            "authenticator_class is 'dummy', which lets anyone in",
+        ),
         (lambda v: v["hub"]["config"]["Authenticator"].update(allowed_users=[]), "allowed_users"),
         (lambda v: v["hub"]["config"]["Authenticator"].update(admin_users=[]), "admin_users"),
         (lambda v: v["proxy"]["https"].update(enabled=False), "proxy.https.enabled"),
@@ -271,8 +277,54 @@ def test_kubernetes_values_filled_in_start_the_hub():
             lambda v: v["hub"]["config"]["JupyterHub"].update(concurrent_spawn_limit=2),
             "concurrent_spawn_limit is 2",
         ),
+        (
+            lambda v: v["hub"]["config"]["JupyterHub"].update(authenticator_class="tmp"),
+            "authenticator_class is 'tmp', which lets anyone in",
+        ),
+        (
+            lambda v: v["hub"]["config"]["JupyterHub"].update(
+                authenticator_class="tmpauthenticator.TmpAuthenticator"
+            ),
+            "lets anyone in",
+        ),
+        (
+            lambda v: v["hub"]["config"]["Authenticator"].update(allow_all=True),
+            "hub.config.Authenticator.allow_all is true",
+        ),
+        (
+            lambda v: v["hub"]["config"].update(FirstUseAuthenticator={"allow_all": True}),
+            "hub.config.FirstUseAuthenticator.allow_all is true",
+        ),
+        (
+            lambda v: v["hub"]["config"]["KubeSpawner"].pop("delete_pvc"),
+            "delete_pvc is not false: deleting a user on the admin page would delete",
+        ),
+        (
+            lambda v: v["singleuser"]["image"].update(name="registry.example.edu/x/course"),
+            "singleuser.image.name is 'registry.example.edu/x/course'",
+        ),
+        (
+            lambda v: v["singleuser"]["extraEnv"].update(
+                ATTNLIB_COURSE_REPO="https://git.example.edu/a"
+            ),
+            "ATTNLIB_COURSE_REPO is 'https://git.example.edu/a'",
+        ),
     ],
-    ids=["no-authenticator", "no-class-list", "no-teacher", "no-https", "no-host", "spawn-limit"],
+    ids=[
+        "no-authenticator",
+        "no-class-list",
+        "no-teacher",
+        "no-https",
+        "no-host",
+        "spawn-limit",
+        "tmp",
+        "tmp-class",
+        "allow-all",
+        "allow-all-of-the-login",
+        "volume-deleted-with-user",
+        "example-image",
+        "example-course",
+    ],
 )
 def test_kubernetes_start_up_check_refuses_each_open_door(change, named):
     vals = yaml.safe_load(filled_values_text())
@@ -306,9 +358,11 @@ def test_kubernetes_course_pull_and_landing_page_agree():
     vals = values()
     root = kubernetes_server_root(vals)
     command = " ".join(vals["singleuser"]["lifecycleHooks"]["postStart"]["exec"]["command"])
-    pull = shlex.split(command.split("||")[0].split("-c", 1)[1])
-    assert pull[0] == "gitpuller" and len(pull) == 4, pull  # gitpuller REPO BRANCH DIR
-    pulled_to = PurePosixPath(pull[3])
+    # gitpuller REPO BRANCH DIR (the hook itself runs in tests/test_deploy_scripts.py)
+    pull = re.search(r'gitpuller "\$ATTNLIB_COURSE_REPO" "\$ATTNLIB_COURSE_BRANCH" (\S+)', command)
+    assert pull, command
+    assert {"ATTNLIB_COURSE_REPO", "ATTNLIB_COURSE_BRANCH"} <= set(vals["singleuser"]["extraEnv"])
+    pulled_to = PurePosixPath(pull.group(1))
     assert root in pulled_to.parents, f"gitpuller clones to {pulled_to}, outside {root}"
     opened = PurePosixPath(vals["singleuser"]["defaultUrl"].removeprefix("/lab/tree/"))
     assert vals["singleuser"]["defaultUrl"].startswith("/lab/tree/")
@@ -317,6 +371,11 @@ def test_kubernetes_course_pull_and_landing_page_agree():
     assert (ROOT / PurePosixPath(*opened.parts[1:])).exists(), opened
     # the nbgitpuller link handed out (README) pulls to the same place
     assert lands_in(root, pulled_to.name) == pulled_to
+
+
+def test_kubernetes_keeps_a_students_volume_when_their_user_is_deleted():
+    # KubeSpawner deletes the user's volume with the user by default
+    assert hub_config_of(values()).KubeSpawner.delete_pvc is False
 
 
 def test_kubernetes_hub_secrets_live_on_the_hub_volume():

@@ -7,10 +7,12 @@ scratch folder, so that a script that parses but stops half-way fails a test.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -351,3 +353,185 @@ def test_create_students_refuses_a_password_file_others_could_read(tmp_path, whe
     assert where in {"symlink", "not-yours"} or not target.exists()
     if where == "repository":  # and the folder it names is left as it was
         assert (ROOT / "deploy").stat().st_mode == mode
+
+
+# ------------------------------------------------------------- Kubernetes
+
+
+def run_python(script: Path, *args: str, cwd: Path = ROOT):
+    return subprocess.run(
+        [sys.executable, str(script), *args], cwd=cwd, capture_output=True, text=True
+    )
+
+
+def local_values(tmp_path: Path, **changes: str) -> Path:
+    """z2jh-values.local.example.yaml filled in as a teacher would, then `changes`
+    (text replaced) applied."""
+    text = (DEPLOY / "z2jh-values.local.example.yaml").read_text()
+    for old, new in {
+        "CHANGE-ME.hub.example.edu": "hub.uni.test",
+        "CHANGE-ME@example.edu": "teacher@uni.test",
+        "CHANGE-ME-student01": "ada",
+        "CHANGE-ME-student02": "alan",
+        "CHANGE-ME-teacher": "grace",
+        "registry.example.edu/": "registry.uni.test/",
+        'tag: "CHANGE-ME"': 'tag: "2026-12-01"',
+        "ATTNLIB_COURSE_REPO: CHANGE-ME": "ATTNLIB_COURSE_REPO: https://git.uni.test/a.git",
+        **changes,
+    }.items():
+        text = text.replace(old, new)
+    path = tmp_path / "z2jh-values.local.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_check_values_names_every_placeholder_before_helm():
+    result = run_python(
+        DEPLOY / "check-values.py",
+        str(DEPLOY / "z2jh-values.yaml"),
+        str(DEPLOY / "z2jh-values.local.example.yaml"),
+    )
+    assert result.returncode == 1
+    for named in (
+        "CHANGE-ME-student01, CHANGE-ME-student02, CHANGE-ME-teacher",
+        "proxy.https.hosts",
+        "proxy.https.letsencrypt.contactEmail",
+        "singleuser.image.name is 'registry.example.edu/teaching/attnlib-course'",
+        "singleuser.image.tag",
+        "singleuser.extraEnv.ATTNLIB_COURSE_REPO",
+    ):
+        assert named in result.stderr, f"check-values did not name {named!r}:\n{result.stderr}"
+
+
+def test_check_values_passes_the_filled_in_local_file(tmp_path):
+    local = local_values(tmp_path)
+    result = run_python(DEPLOY / "check-values.py", str(DEPLOY / "z2jh-values.yaml"), str(local))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("values ready for helm")
+    # ... and the hub, given the same two files, starts (the same check, run by the chart)
+    import yaml
+
+    from tests.test_deploy import CHART_DEFAULTS, merged, start_hub_on_kubernetes
+
+    both = merged(
+        yaml.safe_load((DEPLOY / "z2jh-values.yaml").read_text()), yaml.safe_load(local.read_text())
+    )
+    start_hub_on_kubernetes(merged(CHART_DEFAULTS, both))
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"Authenticator:\n": "Authenticator:\n      allow_all: true\n"}, "allow_all is true"),
+        (
+            {"concurrent_spawn_limit: 60": "concurrent_spawn_limit: 1"},
+            "concurrent_spawn_limit is 1",
+        ),
+        (
+            {"hub:\n  config:\n": "hub:\n  config:\n    KubeSpawner:\n      delete_pvc: true\n"},
+            "delete_pvc is not false",
+        ),
+        (
+            {
+                "concurrent_spawn_limit: 60": "concurrent_spawn_limit: 60\n      "
+                "authenticator_class: tmp"
+            },
+            "is 'tmp', which lets anyone in",
+        ),
+    ],
+    ids=["allow-all", "spawn-limit", "delete-pvc", "tmp"],
+)
+def test_check_values_refuses_an_open_or_losing_local_file(tmp_path, change, named):
+    local = local_values(tmp_path, **change)
+    result = run_python(DEPLOY / "check-values.py", str(DEPLOY / "z2jh-values.yaml"), str(local))
+    assert result.returncode == 1 and named in result.stderr, result.stderr + result.stdout
+
+
+def test_check_values_names_a_missing_base_file_or_file(tmp_path):
+    local = local_values(tmp_path)
+    result = run_python(DEPLOY / "check-values.py", str(local))
+    assert result.returncode == 1
+    assert "hub.extraConfig.attnlib-fail-closed is missing" in result.stderr
+    result = run_python(DEPLOY / "check-values.py", str(tmp_path / "nope.yaml"))
+    assert result.returncode == 1 and "cannot read" in result.stderr
+
+
+def test_check_values_merges_as_the_tests_and_helm_do():
+    spec = importlib.util.spec_from_file_location("check_values", DEPLOY / "check-values.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    from tests.test_deploy import CHART_DEFAULTS
+
+    assert module.CHART_DEFAULTS == CHART_DEFAULTS
+    assert module.merged({"a": {"b": 1, "c": [1]}}, {"a": {"c": [2]}}) == {"a": {"b": 1, "c": [2]}}
+
+
+def test_kubernetes_course_pull_runs_and_leaves_its_output_in_the_home(tmp_path):
+    import yaml
+
+    vals = yaml.safe_load((DEPLOY / "z2jh-values.yaml").read_text())["singleuser"]
+    shell, flag, script = vals["lifecycleHooks"]["postStart"]["exec"]["command"]
+    home = tmp_path / "home"
+    home.mkdir()
+    script = script.replace("/home/jovyan", str(home))
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    for outcome, body in (
+        ("pulled", 'echo "pulled $1 $2 into $3"'),
+        ("failed", "echo 'fatal: unreachable' >&2; exit 1"),
+    ):
+        stub(stubs, "gitpuller", body)
+        env = {
+            "PATH": f"{stubs}:/usr/bin:/bin",
+            "STUB_LOG": str(tmp_path / "log"),
+            "ATTNLIB_COURSE_REPO": "https://git.uni.test/a.git",
+            "ATTNLIB_COURSE_BRANCH": vals["extraEnv"]["ATTNLIB_COURSE_BRANCH"],
+        }
+        result = subprocess.run([shell, flag, script], env=env, capture_output=True, text=True)
+        log = (home / ".attnlib-course-pull.log").read_text()
+        if outcome == "pulled":
+            assert result.returncode == 0
+            assert f"pulled https://git.uni.test/a.git main into {home}/attnlib-course" in log
+        else:
+            assert "fatal: unreachable" in log and "course not updated: git failed" in log
+
+
+# ------------------------------------------------------------- a forgotten password
+
+
+def test_reset_password_removes_that_students_entry_only(tmp_path):
+    import dbm
+
+    path = str(tmp_path / "passwords.dbm")
+    with dbm.open(path, "c", 0o600) as db:  # as FirstUseAuthenticator stores them
+        db["ada"] = b"$2b$12$hash-of-ada"
+        db["alan"] = b"$2b$12$hash-of-alan"
+    result = run_python(DEPLOY / "reset-password.py", "--dbm", path, "ada")
+    assert result.returncode == 0, result.stderr
+    assert "ada: password removed; their next login sets a new one" in result.stdout
+    with dbm.open(path, "r") as db:
+        assert set(db.keys()) == {b"alan"} and db["alan"] == b"$2b$12$hash-of-alan"
+    result = run_python(DEPLOY / "reset-password.py", "--dbm", path, "ada")
+    assert result.returncode == 1 and "ada has no password in" in result.stderr
+    result = run_python(DEPLOY / "reset-password.py", "--dbm", str(tmp_path / "none"), "ada")
+    assert result.returncode == 1 and "expected the hub's password file" in result.stderr
+
+
+def test_reset_password_reads_the_password_file_the_values_name():
+    import yaml
+
+    spec = importlib.util.spec_from_file_location("reset_password", DEPLOY / "reset-password.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    config = yaml.safe_load((DEPLOY / "z2jh-values.yaml").read_text())["hub"]["config"]
+    assert module.DEFAULT_DBM == config["FirstUseAuthenticator"]["dbm_path"]
+
+
+@pytest.mark.parametrize("readme", ["README.md", "README.zh.md", "deploy/jupyterhub/README.md"])
+def test_readmes_check_values_before_helm_and_reset_without_deleting_the_user(readme):
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    assert "check-values.py" in text, f"{readme} does not run check-values.py"
+    assert text.index("check-values.py") < text.index("helm upgrade --install"), readme
+    assert "z2jh-values.local.yaml" in text, readme
+    assert "reset-password.py" in text, readme
+    assert "delete the user on the admin page (`/hub/admin`) so that" not in text, readme
