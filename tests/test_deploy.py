@@ -144,7 +144,7 @@ def load_hub_config(tmp_path: Path, **env: str | None) -> Config:
         "ATTNLIB_SSL_KEY": None,
         "ATTNLIB_TEACHERS": None,
         "ATTNLIB_USER_ENV": None,
-        "ATTNLIB_COURSE_REPO": None,
+        "ATTNLIB_COURSE_REPO": "https://git.uni.test/teaching/attnlib.git",
         **env,
     }
     c = Config()
@@ -396,11 +396,11 @@ def test_kubernetes_private_ip_rule_is_explained_and_left_closed():
 
 
 def test_one_machine_server_root_is_home_and_the_course_lands_there(tmp_path):
-    c = load_hub_config(tmp_path, ATTNLIB_COURSE_REPO="https://git.example.edu/x/attnlib.git")
+    c = load_hub_config(tmp_path, ATTNLIB_COURSE_REPO="https://git.uni.test/x/attnlib.git")
     assert c.Spawner.notebook_dir == "~"
     home = PurePosixPath("/home/ada")  # "~" is each student's home
     link = nbgitpuller_link(c.Spawner.default_url)
-    assert link["repo"] == "https://git.example.edu/x/attnlib.git"
+    assert link["repo"] == "https://git.uni.test/x/attnlib.git"
     course = lands_in(home, link["targetpath"])
     opened = home / link["urlpath"].removeprefix("lab/tree/")
     assert link["urlpath"].startswith("lab/tree/")
@@ -545,7 +545,7 @@ def test_shell_scripts_parse_and_are_executable():
 
 
 def test_tljh_lands_on_the_same_course_link_in_the_home(tmp_path):
-    repo = "https://git.example.edu/x/attnlib.git"
+    repo = "https://git.uni.test/x/attnlib.git"
     c = load_tljh_dropin(tmp_path, repo, allowed={f"s{i}" for i in range(35)})
     one_machine = load_hub_config(tmp_path, ATTNLIB_COURSE_REPO=repo)
     assert c.Spawner.notebook_dir == "~"

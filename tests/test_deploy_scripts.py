@@ -535,3 +535,56 @@ def test_readmes_check_values_before_helm_and_reset_without_deleting_the_user(re
     assert "z2jh-values.local.yaml" in text, readme
     assert "reset-password.py" in text, readme
     assert "delete the user on the admin page (`/hub/admin`) so that" not in text, readme
+
+
+# ------------------------------------------------------------- one machine: the hub's start
+
+
+def test_one_machine_hub_restart_leaves_students_servers_running(tmp_path):
+    # a late student means a restart of the hub; JupyterHub's default stops every server
+    assert load_hub_config(tmp_path).JupyterHub.cleanup_servers is False
+
+
+@pytest.mark.parametrize("repo", [None, "", "https://git.example.edu/teaching/attnlib"])
+def test_one_machine_hub_needs_the_course_repository_named(tmp_path, repo):
+    with pytest.raises(ValueError, match=r"ATTNLIB_COURSE_REPO is '.*': set it to this repo"):
+        load_hub_config(tmp_path, ATTNLIB_COURSE_REPO=repo)
+
+
+def _node_check():
+    spec = importlib.util.spec_from_file_location("node_check", DEPLOY / "node_check.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("version", "problem"),
+    [
+        ("v20.20.2", None),
+        ("v22.1.0", None),
+        ("v18.19.1", "needs Node.js 20 or newer, but {node} is v18.19.1: install Node.js 20"),
+        ("v12.22.9", "is v12.22.9"),
+        (None, "needs Node.js 20 or newer, and no `node` is on the PATH"),
+    ],
+    ids=["20", "22", "ubuntu-24.04-apt", "ubuntu-22.04-apt", "none"],
+)
+def test_one_machine_hub_names_a_nodejs_too_old_for_the_proxy(tmp_path, version, problem):
+    node_check = _node_check()
+    # the proxy's own requirement, as npm ci installs it from the lock
+    lock = json.loads((DEPLOY / "package-lock.json").read_text())
+    engines = lock["packages"]["node_modules/configurable-http-proxy"]["engines"]
+    proxy = tmp_path / "configurable-http-proxy"
+    proxy.mkdir()
+    (proxy / "package.json").write_text(json.dumps({"engines": engines}))
+    assert node_check.required_major(proxy / "package.json") == 20
+    stubs = tmp_path / "bin"
+    stubs.mkdir()
+    if version:
+        (stubs / "node").write_text(f"#!/bin/sh\necho {version}\n")
+        (stubs / "node").chmod(0o755)
+    found = node_check.node_problem(proxy, path=str(stubs))
+    if problem is None:
+        assert found is None
+    else:
+        assert found and problem.format(node=stubs / "node") in found, found
