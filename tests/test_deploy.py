@@ -556,6 +556,24 @@ def test_tljh_lands_on_the_same_course_link_in_the_home(tmp_path):
     # setup.sh itself runs in tests/test_deploy_scripts.py, against a stub tljh-config
 
 
+def test_tljh_pins_attnlib_to_this_releases_tag():
+    # a branch (@main) is not reinstalled while its version number stays the same
+    (req,) = [r for r in requirements(TLJH / "requirements.txt").values() if r.name == "attnlib"]
+    ref = req.url.rsplit("@", 1)[1]
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert ref == f"v{version}" or re.fullmatch(r"[0-9a-f]{40}", ref), (
+        f"deploy/tljh/requirements.txt installs attnlib from @{ref}: expected the release's "
+        f"tag v{version} (or a full commit hash)"
+    )
+
+
+@pytest.mark.parametrize("readme", ["README.md", "README.zh.md", "deploy/jupyterhub/README.md"])
+def test_tljh_admin_gets_a_password_at_install(readme):
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    assert '--admin "teacher:' in text, f"{readme}: TLJH's admin has no password at install"
+    assert not re.search(r"--admin teacher(?!:)\s+\\", text), readme
+
+
 # ------------------------------------------------------------- the image
 
 
