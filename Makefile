@@ -154,9 +154,21 @@ $(VENV)/.installed-class: pyproject.toml $(TEST_LOCK) $(VENV)/.created
 deploy/jupyterhub/node_modules/.package-lock.json: deploy/jupyterhub/package.json deploy/jupyterhub/package-lock.json
 	npm ci --prefix deploy/jupyterhub --no-audit --no-fund
 
+# Every shell script of the project (tests/test_deploy.py finds them by their first line
+# and fails when one is missing here). shellcheck comes from the system's packages: without
+# it, lint says what to install and goes on, except under CI=true.
+SHELL_SCRIPTS := .ci/run binder/postBuild deploy/jupyterhub/build-image.sh \
+    deploy/jupyterhub/create-students.sh deploy/tljh/setup.sh
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	@if command -v shellcheck >/dev/null 2>&1; then \
+	    echo "shellcheck -S warning $(SHELL_SCRIPTS)"; shellcheck -S warning $(SHELL_SCRIPTS); \
+	elif [ "$$CI" = true ]; then \
+	    echo "make lint: shellcheck is not installed (CI=true): apt-get install shellcheck" >&2; exit 1; \
+	else \
+	    echo "make lint: shell scripts not checked: install shellcheck (apt-get install shellcheck, brew install shellcheck)"; \
+	fi
 
 # One line per install step (pip itself stays quiet), with the time it took.
 WITH_TEST_TOOLS := .[notebook,test]

@@ -44,6 +44,9 @@ VALUES = DEPLOY / "z2jh-values.yaml"
 SERVER_CONFIG_DIR = DEPLOY / "server-config"
 SERVER_CONFIG = SERVER_CONFIG_DIR / "jupyter_server_config.d" / "attnlib-class.json"
 SECRET_FILES = ("jupyterhub_cookie_secret", "jupyterhub.sqlite", "jupyterhub-proxy.pid")
+# a class's personal data, wherever a teacher saves it (the values file's filled-in copy
+# is z2jh-values.local.yaml)
+CLASS_FILES = ("passwords.txt", "class.txt", "z2jh-values.local.yaml")
 # The chart's own defaults that this file relies on (jupyterhub chart 4.4.0, values.yaml):
 # the login when none is set, and where each student's volume is mounted.
 CHART_DEFAULTS = {
@@ -78,7 +81,10 @@ def filled_values_text() -> str:
     text = text.replace("CHANGE-ME.hub.example.edu", "hub.uni.test")
     text = text.replace("CHANGE-ME@example.edu", "teacher@uni.test")
     text = text.replace('tag: "CHANGE-ME"', 'tag: "2026-12-01"')
-    text = text.replace("gitpuller https://git.example.edu", "gitpuller https://git.uni.test")
+    text = text.replace("registry.example.edu/", "registry.uni.test/")
+    text = text.replace(
+        "ATTNLIB_COURSE_REPO: CHANGE-ME", "ATTNLIB_COURSE_REPO: https://git.uni.test/a"
+    )
     return re.sub(r"\s*# CHANGE-ME[^\n]*", "", text)
 
 
@@ -126,7 +132,7 @@ def load_hub_config(tmp_path: Path, **env: str | None) -> Config:
     """Exec the one-machine jupyterhub_config.py with `env` (None: unset) over defaults
     that let it load: a class list and a state folder in `tmp_path`."""
     state = tmp_path / "state"
-    state.mkdir(exist_ok=True)
+    state.mkdir(parents=True, exist_ok=True)
     class_list = tmp_path / "class.txt"
     if not class_list.exists():
         class_list.write_text("ada\nalan\n\ngrace\n")
@@ -138,7 +144,7 @@ def load_hub_config(tmp_path: Path, **env: str | None) -> Config:
         "ATTNLIB_SSL_KEY": None,
         "ATTNLIB_TEACHERS": None,
         "ATTNLIB_USER_ENV": None,
-        "ATTNLIB_COURSE_REPO": None,
+        "ATTNLIB_COURSE_REPO": "https://git.uni.test/teaching/attnlib.git",
         **env,
     }
     c = Config()
@@ -161,11 +167,15 @@ def load_hub_config(tmp_path: Path, **env: str | None) -> Config:
     return c
 
 
-def load_tljh_dropin(tmp_path: Path, repo: str, allowed: set[str]) -> Config:
-    """Exec deploy/tljh/attnlib_course.py as TLJH does, after TLJH's own settings."""
+def load_tljh_dropin(
+    tmp_path: Path, repo: str, allowed: set[str], settings: dict | None = None
+) -> Config:
+    """Exec deploy/tljh/attnlib_course.py as TLJH does, after TLJH's own settings, with
+    `settings` (what setup.sh writes beside it; default: `repo` on main) in its .json."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     dropin = tmp_path / "attnlib_course.py"
     dropin.write_text((TLJH / "attnlib_course.py").read_text())
-    dropin.with_suffix(".json").write_text(json.dumps({"repo": repo, "branch": "main"}))
+    dropin.with_suffix(".json").write_text(json.dumps(settings or {"repo": repo, "branch": "main"}))
     c = Config()
     c.Authenticator.allowed_users = allowed  # TLJH: tljh-config users.allowed
     c.Spawner.default_url = "/lab"  # TLJH: user_environment.default_app
@@ -237,7 +247,7 @@ def test_kubernetes_values_as_shipped_stop_the_hub_naming_every_placeholder():
         "proxy.https.hosts",
         "proxy.https.letsencrypt.contactEmail",
         "singleuser.image.tag",
-        "singleuser.lifecycleHooks",
+        "singleuser.extraEnv.ATTNLIB_COURSE_REPO",
     ):
         assert key in printed, f"the start-up check did not name {key!r}:\n{printed}"
 
@@ -255,7 +265,10 @@ def test_kubernetes_values_filled_in_start_the_hub():
     ("change", "named"),
     [
         # a teacher deletes the authenticator line: the chart's default (dummy) returns
-        (lambda v: v["hub"]["config"]["JupyterHub"].pop("authenticator_class"), "dummy login"),
+        (
+            lambda v: v["hub"]["config"]["JupyterHub"].pop("authenticator_class"),
+            "authenticator_class is 'dummy', which lets anyone in",
+        ),
         (lambda v: v["hub"]["config"]["Authenticator"].update(allowed_users=[]), "allowed_users"),
         (lambda v: v["hub"]["config"]["Authenticator"].update(admin_users=[]), "admin_users"),
         (lambda v: v["proxy"]["https"].update(enabled=False), "proxy.https.enabled"),
@@ -264,8 +277,54 @@ def test_kubernetes_values_filled_in_start_the_hub():
             lambda v: v["hub"]["config"]["JupyterHub"].update(concurrent_spawn_limit=2),
             "concurrent_spawn_limit is 2",
         ),
+        (
+            lambda v: v["hub"]["config"]["JupyterHub"].update(authenticator_class="tmp"),
+            "authenticator_class is 'tmp', which lets anyone in",
+        ),
+        (
+            lambda v: v["hub"]["config"]["JupyterHub"].update(
+                authenticator_class="tmpauthenticator.TmpAuthenticator"
+            ),
+            "lets anyone in",
+        ),
+        (
+            lambda v: v["hub"]["config"]["Authenticator"].update(allow_all=True),
+            "hub.config.Authenticator.allow_all is true",
+        ),
+        (
+            lambda v: v["hub"]["config"].update(FirstUseAuthenticator={"allow_all": True}),
+            "hub.config.FirstUseAuthenticator.allow_all is true",
+        ),
+        (
+            lambda v: v["hub"]["config"]["KubeSpawner"].pop("delete_pvc"),
+            "delete_pvc is not false: deleting a user on the admin page would delete",
+        ),
+        (
+            lambda v: v["singleuser"]["image"].update(name="registry.example.edu/x/course"),
+            "singleuser.image.name is 'registry.example.edu/x/course'",
+        ),
+        (
+            lambda v: v["singleuser"]["extraEnv"].update(
+                ATTNLIB_COURSE_REPO="https://git.example.edu/a"
+            ),
+            "ATTNLIB_COURSE_REPO is 'https://git.example.edu/a'",
+        ),
     ],
-    ids=["no-authenticator", "no-class-list", "no-teacher", "no-https", "no-host", "spawn-limit"],
+    ids=[
+        "no-authenticator",
+        "no-class-list",
+        "no-teacher",
+        "no-https",
+        "no-host",
+        "spawn-limit",
+        "tmp",
+        "tmp-class",
+        "allow-all",
+        "allow-all-of-the-login",
+        "volume-deleted-with-user",
+        "example-image",
+        "example-course",
+    ],
 )
 def test_kubernetes_start_up_check_refuses_each_open_door(change, named):
     vals = yaml.safe_load(filled_values_text())
@@ -299,9 +358,11 @@ def test_kubernetes_course_pull_and_landing_page_agree():
     vals = values()
     root = kubernetes_server_root(vals)
     command = " ".join(vals["singleuser"]["lifecycleHooks"]["postStart"]["exec"]["command"])
-    pull = shlex.split(command.split("||")[0].split("-c", 1)[1])
-    assert pull[0] == "gitpuller" and len(pull) == 4, pull  # gitpuller REPO BRANCH DIR
-    pulled_to = PurePosixPath(pull[3])
+    # gitpuller REPO BRANCH DIR (the hook itself runs in tests/test_deploy_scripts.py)
+    pull = re.search(r'gitpuller "\$ATTNLIB_COURSE_REPO" "\$ATTNLIB_COURSE_BRANCH" (\S+)', command)
+    assert pull, command
+    assert {"ATTNLIB_COURSE_REPO", "ATTNLIB_COURSE_BRANCH"} <= set(vals["singleuser"]["extraEnv"])
+    pulled_to = PurePosixPath(pull.group(1))
     assert root in pulled_to.parents, f"gitpuller clones to {pulled_to}, outside {root}"
     opened = PurePosixPath(vals["singleuser"]["defaultUrl"].removeprefix("/lab/tree/"))
     assert vals["singleuser"]["defaultUrl"].startswith("/lab/tree/")
@@ -310,6 +371,11 @@ def test_kubernetes_course_pull_and_landing_page_agree():
     assert (ROOT / PurePosixPath(*opened.parts[1:])).exists(), opened
     # the nbgitpuller link handed out (README) pulls to the same place
     assert lands_in(root, pulled_to.name) == pulled_to
+
+
+def test_kubernetes_keeps_a_students_volume_when_their_user_is_deleted():
+    # KubeSpawner deletes the user's volume with the user by default
+    assert hub_config_of(values()).KubeSpawner.delete_pvc is False
 
 
 def test_kubernetes_hub_secrets_live_on_the_hub_volume():
@@ -330,11 +396,11 @@ def test_kubernetes_private_ip_rule_is_explained_and_left_closed():
 
 
 def test_one_machine_server_root_is_home_and_the_course_lands_there(tmp_path):
-    c = load_hub_config(tmp_path, ATTNLIB_COURSE_REPO="https://git.example.edu/x/attnlib.git")
+    c = load_hub_config(tmp_path, ATTNLIB_COURSE_REPO="https://git.uni.test/x/attnlib.git")
     assert c.Spawner.notebook_dir == "~"
     home = PurePosixPath("/home/ada")  # "~" is each student's home
     link = nbgitpuller_link(c.Spawner.default_url)
-    assert link["repo"] == "https://git.example.edu/x/attnlib.git"
+    assert link["repo"] == "https://git.uni.test/x/attnlib.git"
     course = lands_in(home, link["targetpath"])
     opened = home / link["urlpath"].removeprefix("lab/tree/")
     assert link["urlpath"].startswith("lab/tree/")
@@ -375,6 +441,23 @@ def test_one_machine_names_a_missing_state_folder(tmp_path):
 def test_git_ignores_a_hubs_state_anyway():
     for name in SECRET_FILES:
         for where in (name, f"deploy/jupyterhub/{name}"):
+            result = subprocess.run(
+                ["git", "check-ignore", "--quiet", "--no-index", where], cwd=ROOT, check=False
+            )
+            if result.returncode == 128:
+                pytest.skip("not a git checkout")
+            assert result.returncode == 0, f".gitignore does not cover {where}"
+
+
+def test_git_and_docker_ignore_passwords_class_lists_and_filled_values():
+    patterns = {
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    assert {"**/passwords.txt", "**/class.txt", "**/*.local.yaml"} <= patterns
+    for name in CLASS_FILES:
+        for where in (name, f"deploy/jupyterhub/{name}", f"deploy/tljh/{name}"):
             result = subprocess.run(
                 ["git", "check-ignore", "--quiet", "--no-index", where], cwd=ROOT, check=False
             )
@@ -462,7 +545,7 @@ def test_shell_scripts_parse_and_are_executable():
 
 
 def test_tljh_lands_on_the_same_course_link_in_the_home(tmp_path):
-    repo = "https://git.example.edu/x/attnlib.git"
+    repo = "https://git.uni.test/x/attnlib.git"
     c = load_tljh_dropin(tmp_path, repo, allowed={f"s{i}" for i in range(35)})
     one_machine = load_hub_config(tmp_path, ATTNLIB_COURSE_REPO=repo)
     assert c.Spawner.notebook_dir == "~"
@@ -470,29 +553,25 @@ def test_tljh_lands_on_the_same_course_link_in_the_home(tmp_path):
         one_machine.Spawner.default_url
     )
     assert c.JupyterHub.concurrent_spawn_limit >= 35
-    config_dir = PurePosixPath(c.Spawner.environment["JUPYTER_CONFIG_PATH"])
-    setup = (TLJH / "setup.sh").read_text()
-    assert f'cp -r "$here/../jupyterhub/server-config/." {config_dir}/' in setup
+    # setup.sh itself runs in tests/test_deploy_scripts.py, against a stub tljh-config
 
 
-def test_tljh_setup_sets_login_limits_culler_and_https():
-    setup = (TLJH / "setup.sh").read_text()
-    for command in (
-        "tljh-config set auth.type firstuseauthenticator.FirstUseAuthenticator",
-        "tljh-config set auth.FirstUseAuthenticator.create_users false",
-        'tljh-config add-item users.allowed "$name"',
-        "tljh-config set limits.memory 1G",
-        "tljh-config set services.cull.timeout 3600",
-        "tljh-config set https.enabled true",
-        'tljh-config set https.letsencrypt.email "$email"',
-        'tljh-config add-item https.letsencrypt.domains "$host"',
-        "tljh-config reload",
-    ):
-        assert command in setup, command
-    one_machine_limit = re.search(
-        r'MEM_LIMIT = "(\w+)"', (DEPLOY / "jupyterhub_config.py").read_text()
+def test_tljh_pins_attnlib_to_this_releases_tag():
+    # a branch (@main) is not reinstalled while its version number stays the same
+    (req,) = [r for r in requirements(TLJH / "requirements.txt").values() if r.name == "attnlib"]
+    ref = req.url.rsplit("@", 1)[1]
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert ref == f"v{version}" or re.fullmatch(r"[0-9a-f]{40}", ref), (
+        f"deploy/tljh/requirements.txt installs attnlib from @{ref}: expected the release's "
+        f"tag v{version} (or a full commit hash)"
     )
-    assert f"limits.memory {one_machine_limit.group(1)}" in setup
+
+
+@pytest.mark.parametrize("readme", ["README.md", "README.zh.md", "deploy/jupyterhub/README.md"])
+def test_tljh_admin_gets_a_password_at_install(readme):
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    assert '--admin "teacher:' in text, f"{readme}: TLJH's admin has no password at install"
+    assert not re.search(r"--admin teacher(?!:)\s+\\", text), readme
 
 
 # ------------------------------------------------------------- the image

@@ -20,6 +20,7 @@ Set before starting (environment variables, so that this file needs no edit):
   ATTNLIB_CLASS_LIST    file with one username per line: the students allowed in (required)
   ATTNLIB_TEACHERS      comma-separated admin usernames (default: none)
   ATTNLIB_COURSE_REPO   git URL of this repository, as students' servers can reach it
+                        (required)
   ATTNLIB_COURSE_BRANCH branch to pull (default main)
   ATTNLIB_HUB_STATE     folder for the cookie secret, the database and the pid files
                         (default /var/lib/attnlib-hub; must exist and lie outside
@@ -40,6 +41,10 @@ c = get_config()  # noqa: F821 (JupyterHub's config loader provides it)
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
+# class_list.py and quick_ready.py live beside this file
+sys.path.insert(0, str(HERE))
+from class_list import check_name, read_class_list  # noqa: E402
+from node_check import node_problem  # noqa: E402
 
 # ----------------------------------------------------------------- measured limits
 # From the simulated class (make class, README "For a class"): a student's server
@@ -52,7 +57,15 @@ CPU_LIMIT = 1.0
 IDLE_TIMEOUT_S = 3600  # stop a server after an hour without activity
 
 # ----------------------------------------------------------------- the course link
-COURSE_REPO = os.environ.get("ATTNLIB_COURSE_REPO", "https://git.example.edu/teaching/attnlib")
+COURSE_REPO = os.environ.get("ATTNLIB_COURSE_REPO", "")
+if not COURSE_REPO or "example.edu" in COURSE_REPO:
+    # (a default here once sent every student to git.example.edu: a landing page that
+    # fails in each student's browser, far from the setting that was forgotten)
+    raise ValueError(
+        f"ATTNLIB_COURSE_REPO is {COURSE_REPO!r}: set it to this repository's git URL as "
+        "the students' servers reach it (in /etc/attnlib-hub/env), e.g. "
+        "https://git.your-university.edu/teaching/attnlib.git"
+    )
 COURSE_BRANCH = os.environ.get("ATTNLIB_COURSE_BRANCH", "main")
 COURSE_DIR = "attnlib-course"  # where the course lands, relative to the server root (home)
 FIRST_NOTEBOOK = f"{COURSE_DIR}/notebooks/00_start_here.ipynb"
@@ -97,6 +110,14 @@ c.ConfigurableHTTPProxy.pid_file = str(STATE / "jupyterhub-proxy.pid")
 PROXY = HERE / "node_modules" / ".bin" / "configurable-http-proxy"
 if PROXY.exists():
     c.ConfigurableHTTPProxy.command = [str(PROXY)]
+    _node = node_problem(HERE / "node_modules" / "configurable-http-proxy")
+    if _node:
+        raise RuntimeError(_node)
+
+# Restarting the hub (a late student added to the class list, a changed setting)
+# leaves the students' servers running: each is a systemd unit of its own, and the
+# hub finds them again at its start. JupyterHub's default would stop them all.
+c.JupyterHub.cleanup_servers = False
 
 # ----------------------------------------------------------------- where it listens
 c.JupyterHub.bind_url = os.environ.get("ATTNLIB_HUB_URL", "http://127.0.0.1:8000")
@@ -122,17 +143,17 @@ if not class_list:
         "ATTNLIB_CLASS_LIST is not set: give a file with the students' usernames, one per "
         "line; without it every account on this machine could log in"
     )
-c.Authenticator.allowed_users = {
-    line.strip() for line in Path(class_list).read_text().splitlines() if line.strip()
-}
+# The same reading as create-students.sh's (class_list.py: comments, CRLF, duplicates)
+c.Authenticator.allowed_users = set(read_class_list(class_list))
 c.Authenticator.admin_users = {
-    name.strip() for name in os.environ.get("ATTNLIB_TEACHERS", "").split(",") if name.strip()
+    check_name(name.strip(), "ATTNLIB_TEACHERS")
+    for name in os.environ.get("ATTNLIB_TEACHERS", "").split(",")
+    if name.strip()
 }
 
 # ----------------------------------------------------------------- each student's server
 # SystemdSpawner (pip install jupyterhub-systemdspawner), handing each server to the
 # hub as soon as it answers rather than when the hub's backoff next asks (quick_ready.py)
-sys.path.insert(0, str(HERE))
 c.JupyterHub.spawner_class = "quick_ready.QuickReadySystemdSpawner"
 c.SystemdSpawner.mem_limit = MEM_LIMIT
 c.SystemdSpawner.cpu_limit = CPU_LIMIT

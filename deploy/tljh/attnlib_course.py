@@ -27,7 +27,10 @@ c.Spawner.default_url = "/git-pull?" + urlencode(
         "urlpath": f"lab/tree/{COURSE_DIR}/notebooks/00_start_here.ipynb",
     }
 )
-c.Spawner.environment = {"JUPYTER_CONFIG_PATH": "/etc/jupyter/attnlib-class"}
+# the folder setup.sh copied deploy/jupyterhub/server-config/ into
+c.Spawner.environment = {
+    "JUPYTER_CONFIG_PATH": _course.get("server_config", "/etc/jupyter/attnlib-class")
+}
 # Past this many servers starting at once JupyterHub answers HTTP 429 and the
 # student has to retry: let the whole class (and its teachers) in together.
 _users = set(c.Authenticator.get("allowed_users", ())) | set(c.Authenticator.get("admin_users", ()))

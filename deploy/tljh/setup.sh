@@ -10,24 +10,40 @@
 # account jupyter-NAME at the first login, with its home in /home/jupyter-NAME.
 # Run it once; a student who joins later:
 #   sudo tljh-config add-item users.allowed NAME && sudo tljh-config reload
+#
+# Where it writes (the defaults are TLJH's; the tests point them into a scratch folder):
+#   TLJH_INSTALL_PREFIX   TLJH's installation, default /opt/tljh (TLJH's own variable)
+#   ATTNLIB_CLASS_CONFIG  the students' server settings, default /etc/jupyter/attnlib-class
 set -euo pipefail
-usage="usage: setup.sh CLASS_LIST EMAIL HOSTNAME COURSE_GIT_URL [BRANCH]"
-class_list=${1:?$usage}
-email=${2:?$usage (EMAIL: for Let's Encrypt)}
-host=${3:?$usage (HOSTNAME: the hub's DNS name)}
-course_repo=${4:?$usage (COURSE_GIT_URL: this repository, as the hub machine reaches it)}
+usage="usage: setup.sh CLASS_LIST EMAIL HOSTNAME COURSE_GIT_URL [BRANCH]
+  EMAIL: for Let's Encrypt; HOSTNAME: the hub's DNS name;
+  COURSE_GIT_URL: this repository, as the hub machine reaches it"
+if [ $# -lt 4 ] || [ $# -gt 5 ]; then
+    echo "setup.sh: expected 4 or 5 arguments, got $#" >&2
+    echo "$usage" >&2
+    exit 2
+fi
+class_list=$1
+email=$2
+host=$3
+course_repo=$4
 course_branch=${5:-main}
+prefix=${TLJH_INSTALL_PREFIX:-/opt/tljh}
+class_config=${ATTNLIB_CLASS_CONFIG:-/etc/jupyter/attnlib-class}
 here=$(cd "$(dirname "$0")" && pwd)
 [ -r "$class_list" ] || { echo "setup.sh: cannot read the class list $class_list" >&2; exit 1; }
+
+# the class list read as the hubs read it (deploy/jupyterhub/class_list.py: comments,
+# CRLF, duplicates); a line that is not a login name stops here, before any change
+names=$(python3 "$here/../jupyterhub/class_list.py" "$class_list")
 
 # Who gets in: first-use passwords (the student's first login sets it), and only
 # the names on the class list; nobody can make up a new account.
 tljh-config set auth.type firstuseauthenticator.FirstUseAuthenticator
 tljh-config set auth.FirstUseAuthenticator.create_users false
 while read -r name; do
-    name=${name%%#*}; name=${name//[[:space:]]/}
-    [ -n "$name" ] && tljh-config add-item users.allowed "$name"
-done <"$class_list"
+    tljh-config add-item users.allowed "$name"
+done <<<"$names"
 
 # Per student, as measured by `make class` (main README, "Capacity"): 1 GB and one core.
 tljh-config set limits.memory 1G
@@ -44,11 +60,12 @@ tljh-config add-item https.letsencrypt.domains "$host"
 
 # The course link as every student's landing page, the server's root in the home
 # folder, and the server settings of deploy/jupyterhub/server-config.
-install -d -m 755 /opt/tljh/config/jupyterhub_config.d /etc/jupyter/attnlib-class
-cp -r "$here/../jupyterhub/server-config/." /etc/jupyter/attnlib-class/
-install -m 644 "$here/attnlib_course.py" /opt/tljh/config/jupyterhub_config.d/attnlib_course.py
-python3 -c 'import json, sys; print(json.dumps({"repo": sys.argv[1], "branch": sys.argv[2]}))' \
-    "$course_repo" "$course_branch" >/opt/tljh/config/jupyterhub_config.d/attnlib_course.json
+dropins=$prefix/config/jupyterhub_config.d
+install -d -m 755 "$dropins" "$class_config"
+cp -r "$here/../jupyterhub/server-config/." "$class_config/"
+install -m 644 "$here/attnlib_course.py" "$dropins/attnlib_course.py"
+python3 -c 'import json, sys; print(json.dumps(dict(zip(("repo", "branch", "server_config"), sys.argv[1:]))))' \
+    "$course_repo" "$course_branch" "$class_config" >"$dropins/attnlib_course.json"
 
 tljh-config reload proxy
 tljh-config reload

@@ -6,7 +6,8 @@ class: the hub's config, the students' logins, websockets and timings.)
 The hub runs deploy/jupyterhub/jupyterhub_config.py with three test-only changes:
 it listens on 127.0.0.1 only, each student logs in with a password of their own
 (`ClassListAuthenticator`, defined in the generated config), and servers are local
-processes with a home in a temporary folder (SimpleLocalProcessSpawner). The proxy
+processes with a home in a temporary folder (SimpleLocalProcessSpawner), which stop
+with the hub (cleanup_servers, which the deploy config leaves to systemd). The proxy
 is the npm configurable-http-proxy from deploy/jupyterhub/node_modules.
 
 A student (`Student`) does over HTTP and the kernel's websocket what a learner's
@@ -322,6 +323,8 @@ c.SimpleLocalProcessSpawner.home_dir_template = "{homes}/{{username}}"
 c.Spawner.ip = "127.0.0.1"
 c.Spawner.args = {spawner_args!r}
 c.JupyterHub.concurrent_spawn_limit = {n}
+# local processes, not systemd units: they stop with the test's hub
+c.JupyterHub.cleanup_servers = True
 '''
 
 
