@@ -67,21 +67,6 @@ def summary_problems(page, i: int, wanted: str, what: str) -> list[str]:
     return []
 
 
-def cell_pixel(language: str, factory: str, cell, panel: int) -> tuple[float, float]:
-    # The same picture as in the kernel (same code, fonts and language): where the cell is
-    import attnlib
-
-    attnlib.set_language(language)
-    try:
-        if factory == "scaling":
-            e = attnlib.scaling_explorer(d_k=16)
-        else:
-            e = attnlib.explorer(n=6, heads=4)
-        return e.cell_pixel(cell, panel)
-    finally:
-        attnlib.set_language("en")
-
-
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_explorers_fit_a_laptop_and_answer_every_click(
     lab, lab_root, new_context, language, record_property
@@ -136,14 +121,12 @@ def test_explorers_fit_a_laptop_and_answer_every_click(
     scaled = attnlib.i18n.tr("scaled by √d_k")
     attnlib.set_language("en")
     # a click in head 2 explains head 2, its summary line on screen
-    pixel = cell_pixel(language, "heads", (1, 3), panel=2)
-    problem, _ = pages.click_pixel(page, index["heads4"], pixel)
+    problem, _ = pages.click_cell(page, index["heads4"], (1, 3), panel=2)
     problems += [f"heads = 4, click in head 2: {problem}"] if problem else []
     problems += summary_problems(page, index["heads4"], head_2, "heads = 4, click in head 2")
     page.screenshot(path=artifact(f"laptop-summary-heads4-{language}.png"))
     # 04's √d_k explorer answers a click: the scaled pass, in the right-hand panel
-    pixel = cell_pixel(language, "scaling", (2, 5), panel=1)
-    problem, _ = pages.click_pixel(page, index["scaling"], pixel)
+    problem, _ = pages.click_cell(page, index["scaling"], (2, 5), panel=1)
     problems += [f"√d_k explorer, click: {problem}"] if problem else []
     problems += summary_problems(page, index["scaling"], scaled, "√d_k explorer, click")
     page.screenshot(path=artifact(f"laptop-summary-scaling-{language}.png"))

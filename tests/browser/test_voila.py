@@ -103,7 +103,7 @@ def click_a_cell(page) -> tuple[list[str], float | None]:
         return [f"the main explorer shows {values}, not {MAIN}"], None
     problems, ms = check_cell_click(page, i, MAIN, (2, 4), 0)
     page.evaluate(
-        'i => document.querySelector(`[data-bt-explorer="${i}"] img`)'
+        'i => document.querySelector(`[data-bt-explorer="${i}"] .attnlib-picture`)'
         ".scrollIntoView({block: 'start'})",
         i,
     )

@@ -57,33 +57,30 @@ V1 = "v1.kernel.websocket.jupyter.org"  # the kernel websocket protocol JupyterL
 NOTEBOOK = f"{COURSE_DIR}/notebooks/05_weighted_sum.ipynb"  # where the main explorer is
 
 
-def explorer_image(explorer):
-    """The ``ipywidgets.Image`` the explorer shows its picture in: the one place that
-    knows where the picture lives.
+def explorer_model(explorer):
+    """The widget model a move is sent to: the one place that knows it.
 
-    Runs in the student's kernel (its source is sent there). attnlib's explorers keep
-    it at ``.image``; change this line if that moves.
+    Runs in the student's kernel (its source is sent there). attnlib's explorers draw in
+    the page (an anywidget): the page tells the explorer's own model of a move, as
+    ``controls``, and a new seed's numbers come back on that model as ``data``.
     """
-    return explorer.image
+    return explorer
 
 
 # Sent to each kernel after the notebook has run: find the explorer the notebook
-# displayed (the first output with n, d_k and seed sliders) and print the sliders'
-# values and the widget model ids a browser would know it by: a move is then a
-# widget message to a slider's model, and its answer the Image model's new value.
+# displayed (the first output with n, d_k and seed controls) and print their values and
+# the widget model id a browser would know it by: a move is then a widget message to
+# that model, and a seed's answer the model's new numbers.
 KERNEL_CODE = """
 import json as _class_json
 {helper}
 _class_explorers = [v for v in Out.values() if all(hasattr(v, s) for s in ("n", "d_k", "seed"))]
 if not _class_explorers:
-    raise RuntimeError("the notebook displayed no explorer with n, d_k and seed sliders")
+    raise RuntimeError("the notebook displayed no explorer with n, d_k and seed controls")
 _class_explorer = _class_explorers[0]
 print(_class_json.dumps({{
-    "values": {{s: getattr(_class_explorer, s).value for s in ("n", "d_k", "seed")}},
-    "models": {{
-        **{{s: getattr(_class_explorer, s).model_id for s in ("n", "d_k", "seed")}},
-        "image": explorer_image(_class_explorer).model_id,
-    }},
+    "values": dict(_class_explorer.controls),
+    "models": {{"explorer": explorer_model(_class_explorer).model_id}},
 }}))
 """
 
@@ -737,12 +734,20 @@ class Kernel:
         parts = [json.dumps(part).encode() for part in (header, {}, {}, content)]
         return msg_id, serialize_msg_to_ws_v1(parts, "shell")
 
-    def comm_update(self, comm_id: str, state: dict, image_id: str, timeout_s: float = 60) -> dict:
-        """Move a slider as JupyterLab does when a learner presses an arrow key on it:
-        one ``comm_msg`` ``update`` of the slider model's state. Waits for the Image
-        model's new value (a binary frame) and the kernel's "idle" for this message;
-        returns {'image_ms', 'idle_ms'} after sending. KernelError if the kernel went
-        idle without sending a new picture."""
+    def comm_update(
+        self,
+        comm_id: str,
+        state: dict,
+        image_id: str,
+        timeout_s: float = 60,
+        *,
+        picture: bool = True,
+    ) -> dict:
+        """Tell a widget model of a move, as the page does: one ``comm_msg`` ``update`` of
+        its state. Waits for the kernel's "idle" for this message and, with `picture`,
+        for a binary update of model `image_id` (a new picture, or an explorer's new
+        numbers); returns {'image_ms', 'idle_ms'} after sending (image_ms None without
+        `picture`). KernelError if the kernel went idle without sending what was awaited."""
         msg_id, frame = self._message(
             "comm_msg",
             {"comm_id": comm_id, "data": {"method": "update", "state": state, "buffer_paths": []}},
@@ -768,10 +773,12 @@ class Kernel:
                 if msg.get("parent_header", {}).get("msg_id") != msg_id:
                     continue
                 kind, content = msg["msg_type"], msg["content"]
+                paths = (
+                    content.get("data", {}).get("buffer_paths", []) if kind == "comm_msg" else []
+                )
                 if (
-                    kind == "comm_msg"
-                    and content.get("comm_id") == image_id
-                    and ["value"] in content.get("data", {}).get("buffer_paths", [])
+                    content.get("comm_id") == image_id
+                    and any(p[:1] in (["value"], ["data"]) for p in paths)
                     and image_ms is None
                 ):
                     image_ms = (time.perf_counter() - start) * 1e3
@@ -779,7 +786,7 @@ class Kernel:
                     idle_ms = (time.perf_counter() - start) * 1e3
         finally:
             self.ws.settimeout(self.TIMEOUT_S)
-        if image_ms is None:
+        if picture and image_ms is None:
             raise KernelError(f"the update of {state} ended without a new picture")
         return {"image_ms": image_ms, "idle_ms": idle_ms}
 
@@ -1036,17 +1043,18 @@ class Student:
                 # an error shown on purpose (nbval's tag, as in the stored notebook)
                 if "raises-exception" not in cell.get("metadata", {}).get("tags", []):
                     raise
-        out = self.kernel.execute(KERNEL_CODE.format(helper=inspect.getsource(explorer_image)))
+        out = self.kernel.execute(KERNEL_CODE.format(helper=inspect.getsource(explorer_model)))
         found = json.loads(out["stdout"].strip().splitlines()[-1])
         self.values, self.models = found["values"], found["models"]
         return time.perf_counter() - start
 
     def move_sliders(self, k: int, rng, think_s: float) -> None:
-        """K moves, as arrow keys do: one slider one step (d_k, seed, n in turn), each a
-        widget message to the slider's model, as JupyterLab sends it.
+        """K moves, as arrow keys do: one slider one step (d_k, seed, n in turn), each told
+        to the explorer's model as its page tells it (``controls``) once it has drawn it.
 
-        Per move: the time until the new picture reaches the student (`redraw_ms`) and
-        until the kernel is idle (`idle_ms`), and the CPU that this student's server
+        Per move: for a seed, the time until its new numbers reach the student
+        (`redraw_ms`; n and d_k are drawn in the page from numbers it holds: None), the
+        time until the kernel is idle (`idle_ms`), and the CPU that this student's server
         and kernel spent from sending the move until SETTLE_S after the kernel's idle
         (`cpu_ms`; the class's other processes are not counted, only the student's own).
         """
@@ -1058,7 +1066,11 @@ class Student:
             step = rng.choice((-1, 1))
             value = now + step if low <= now + step <= high else now - step
             server0, kernel0 = cpu_ns(self.pids[:1]), cpu_ns(self.pids[1:])
-            out = self.kernel.comm_update(self.models[name], {"value": value}, self.models["image"])
+            model = self.models["explorer"]
+            controls = {**self.values, name: value}
+            out = self.kernel.comm_update(
+                model, {"controls": controls}, model, picture=name == "seed"
+            )
             time.sleep(SETTLE_S)
             if self.pids:
                 server_ms = (cpu_ns(self.pids[:1]) - server0) / 1e6
@@ -1087,34 +1099,18 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
+# The first explorer on the page has drawn (its canvas has a picture)
 _IMG_SRC = """() => {
-  const box = Array.from(document.querySelectorAll('.attnlib-explorer'))[0];
-  const img = box && box.querySelector('img');
-  return img && img.complete && img.naturalWidth > 0 ? img.src : null;
+  const box = document.querySelector('.attnlib-page-explorer');
+  return box && box.dataset.drawn ? box.dataset.drawn : null;
 }"""
 
-# The picture's source is a data: URL of tens of kB. A move is told by the number of times
-# a source was set in the first explorer, counted in the page; the sources are compared
-# there, once one was set, not sent to Python and back at every move and read at every
-# frame of the wait, on the cores the hub's students share.
-_SNAPSHOT = """() => {
-  const box = Array.from(document.querySelectorAll('.attnlib-explorer'))[0];
-  if (!box.__btWatched) {
-    box.__btWatched = true;
-    window.__btSets = 0;
-    new MutationObserver(rs => { window.__btSets += rs.length; }).observe(
-        box, {subtree: true, attributes: true, attributeFilter: ['src']});
-  }
-  window.__btBefore = box.querySelector('img').src;
-  return window.__btSets;
-}"""
+# A move is told by the explorer's data-drawn stamp: the page sets it when it has drawn
+_SNAPSHOT = """() => document.querySelector('.attnlib-page-explorer').dataset.drawn"""
 
-_CHANGED = """(sets) => {
-  if (window.__btSets === sets) return false;
-  const box = Array.from(document.querySelectorAll('.attnlib-explorer'))[0];
-  const img = box && box.querySelector('img');
-  return !!img && img.complete && img.naturalWidth > 0 && img.src !== window.__btBefore;
-}"""
+_CHANGED = (
+    """(before) => document.querySelector('.attnlib-page-explorer').dataset.drawn !== before"""
+)
 
 
 def accept_kernel_choice(page) -> int:
@@ -1211,9 +1207,9 @@ def browser_student(
             if pages.expand_all_headings(page) < 0:
                 result["problems"].append("some collapsed sections did not open")
             start.wait(student.name, timeout=900)  # Chromium answers pings itself
-            handle = page.locator(".attnlib-explorer").first.locator(".noUi-handle").nth(1)
+            handle = page.locator(".attnlib-page-explorer").first.locator("[data-control=d_k]")
             handle.scroll_into_view_if_needed()
-            handle.click()
+            handle.focus()
             for i in range(k):
                 sets = page.evaluate(_SNAPSHOT)
                 t = time.perf_counter()
