@@ -80,6 +80,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_training.py
 	$(BIN)/python benchmarks/bench_move.py
 	$(BIN)/python benchmarks/bench_class_walk.py
+	$(BIN)/python benchmarks/bench_keypress.py
 
 # The classroom page: the explorers, large, without code (Voila), on this machine only.
 PRESENT_PORT ?= 8866
