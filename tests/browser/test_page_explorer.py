@@ -23,6 +23,7 @@ from attnlib.pictures.heatmap import symmetric_limit
 
 from .conftest import skip_or_fail
 from .pages import LOCAL
+from .servers import in_ci as servers_in_ci
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -366,5 +367,16 @@ def test_in_jupyterlab_a_move_is_drawn_without_the_kernel_and_python_learns_of_i
     assert page.evaluate("() => document.activeElement.dataset.control") == "mask"
     after = page.evaluate("() => document.querySelector('.jp-Notebook .jp-Cell.jp-mod-active')?.id")
     assert after == active, "ArrowDown on the mask menu moved JupyterLab to another cell"
+    # axe-core on the explorer as JupyterLab shows it (JupyterLab's own page is not ours)
+    if AXE.exists():
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate(
+            "async () => await axe.run({include: Array.from("
+            "document.querySelectorAll('.attnlib-page-explorer'))})"
+        )
+        violations = [f"{v['id']}: {v['help']}" for v in result["violations"]]
+        assert violations == [], violations
+    elif servers_in_ci():
+        pytest.fail("axe-core is not installed (npm ci --prefix tests/browser/axe)")
     record_property("summary", f"JupyterLab page explorer: keypress drawn {late:.1f} ms after")
     assert lab_tab.problems() == []
