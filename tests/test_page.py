@@ -121,9 +121,9 @@ def test_select_from_python_checks_the_cell():
 
 def test_where_no_widgets_run_a_png_with_alt_text():
     e = ScalingExplorer(d_k=16, seed=0, n=8, d=8)
-    data, metadata = e._repr_mimebundle_()
+    data, _ = e._repr_mimebundle_()
     assert data["image/png"].startswith(b"\x89PNG") and data["text/plain"] == repr(e)
-    assert metadata["image/png"]["alt"].startswith("Heatmaps: weights, unscaled")
+    assert data["text/html"].startswith('<img alt="Heatmaps: weights, unscaled')
 
 
 def test_the_page_gets_its_sentences_in_the_learners_language():
@@ -152,3 +152,18 @@ def test_an_error_in_answering_the_page_is_shown_not_swallowed():
     del e.numbers
     e.controls = {**e.controls, "seed": 4}
     assert e.last_error is None and e.error == "" and e.data["seed"] == 4
+
+
+def test_every_sentence_the_page_module_shows_is_sent_translated():
+    # t("...") in explorer.js looks a sentence up in `text`, which holds TEXTS: a key
+    # the module uses and TEXTS lacks would be shown in English in every language
+    import re
+
+    from attnlib.explorers.page import FRONT
+
+    source = (FRONT / "explorer.js").read_text(encoding="utf-8")
+    calls = re.findall(r'\bt\(((?:"(?:[^"\\]|\\.)*"\s*\+?\s*)+)\)', source)
+    used = {"".join(re.findall(r'"((?:[^"\\]|\\.)*)"', call)) for call in calls}
+    assert len(used) > 30  # the pattern finds the calls
+    assert sorted(used - set(TEXTS)) == []
+    assert sorted(set(TEXTS) - used) == []  # and TEXTS holds nothing the page never shows

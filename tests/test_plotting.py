@@ -210,3 +210,21 @@ def test_heads_panels_reject_a_single_attention():
     ex, att = example(n=4)
     with pytest.raises(TypeError, match="mh must be a MultiHead"):
         attnlib.plotting.heads_panels(att, ex.tokens)
+
+
+def test_a_figure_in_a_notebook_is_an_image_with_a_text_alternative():
+    import attnlib
+
+    ex = attnlib.toy_example(n=3)
+    fig = attnlib.plotting.plot_attention(attnlib.self_attention(*ex[1:]), ex.tokens)
+    bundle = fig._repr_mimebundle_()
+    assert bundle["image/png"].startswith(b"\x89PNG") and bundle["text/plain"] == repr(fig)
+    alt = fig.alt_text()
+    assert "scores q·k / √d_k" in alt and "query i against key j" in alt
+    assert bundle["text/html"].startswith(f'<img alt="{alt}"')
+    attnlib.set_language("zh")
+    try:
+        chinese = fig.alt_text()
+    finally:
+        attnlib.set_language("en")
+    assert chinese.startswith("图：") and "，纵向为query i" in chinese  # labels drawn in English

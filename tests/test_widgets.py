@@ -177,11 +177,11 @@ def test_every_control_has_its_name_and_a_caption_in_the_learners_language(langu
 
 
 def test_display_bundle_has_a_png_and_a_short_stable_text(e):
-    bundle, metadata = e._repr_mimebundle_()
+    bundle, _ = e._repr_mimebundle_()
     assert bundle["text/plain"] == repr(e) == "AttentionExplorer(n=6, d_k=4, seed=0)"
     assert bundle["image/png"].startswith(PNG)
-    assert metadata["image/png"]["alt"] == (
-        "Heatmaps: scores q·k / √d_k  (6 × 6); weights α = softmax(scores)  (6 × 6)."
+    assert bundle["text/html"].startswith(
+        '<img alt="Heatmaps: scores q·k / √d_k  (6 × 6); weights α = softmax(scores)  (6 × 6)."'
     )
     assert "model_id" in bundle["application/vnd.jupyter.widget-view+json"]
     assert repr(attnlib.qkv_explorer(d_k=2, d_v=3, seed=1)) == "QKVExplorer(d_k=2, d_v=3, seed=1)"
@@ -227,7 +227,7 @@ def test_executed_notebook_stores_a_png_with_alt_text_and_stable_text(tmp_path):
     assert output["output_type"] == "execute_result"
     assert output["data"]["text/plain"] == "AttentionExplorer(n=6, d_k=4, seed=0)"
     assert output["data"]["image/png"]
-    assert output["metadata"]["image/png"]["alt"].startswith("Heatmaps: scores")
+    assert output["data"]["text/html"].startswith('<img alt="Heatmaps: scores')
     assert "application/vnd.jupyter.widget-view+json" in output["data"]
 
 

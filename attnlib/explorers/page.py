@@ -444,10 +444,15 @@ class PageExplorer(anywidget.AnyWidget):
         return buffer.getvalue()
 
     def _repr_mimebundle_(self, **kwargs):
+        # The widget where widgets run; elsewhere an <img> with a text alternative (a
+        # front end that cannot show the widget shows it) and the PNG (nbconvert's PDF)
+        from ..pictures.plotting import figure_html
+
         data, metadata = super()._repr_mimebundle_(**kwargs)
+        png = self.picture_png()
         data["text/plain"] = repr(self)
-        data["image/png"] = self.picture_png()
-        metadata = {**metadata, "image/png": {"alt": self.alt_text()}}
+        data["text/html"] = figure_html(png, self.alt_text())
+        data["image/png"] = png
         return data, metadata
 
     def alt_text(self) -> str:

@@ -13,6 +13,8 @@ re-exported here, where the notebooks have always found them.
 
 from __future__ import annotations
 
+import base64
+import html
 import io
 from collections.abc import Sequence
 from dataclasses import replace
@@ -38,6 +40,7 @@ __all__ = [
     "check_tokens",
     "draw_panels",
     "embedding_panels",
+    "figure_html",
     "heads_panels",
     "heatmap",
     "plot_attention",
@@ -73,6 +76,48 @@ class StaticFigure(Figure):
         buffer = io.BytesIO()
         self.savefig(buffer, format="png")
         return buffer.getvalue()
+
+    def alt_text(self) -> str:
+        """What the figure shows, in words: each panel's title, and its axes' names.
+
+        Examples
+        --------
+        >>> from attnlib import self_attention, toy_example
+        >>> ex = toy_example(n=3)
+        >>> print(plot_attention(self_attention(*ex[1:]), ex.tokens).alt_text())
+        Figure: scores q·k / √d_k  (3 × 3), query i against key j; weights α = softmax(scores)
+        (3 × 3), query i against key j.
+        """
+        parts = []
+        for ax in self.axes:
+            title, x, y = ax.get_title(), ax.get_xlabel(), ax.get_ylabel()
+            if not title:
+                continue
+            axes = tr("{y} against {x}", y=y, x=x) if x and y else x or y
+            parts.append(tr("{title}, {axes}", title=title, axes=axes) if axes else title)
+        return tr("Figure: {parts}.", parts=tr("; ").join(parts))
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        # An <img> with a text alternative for JupyterLab and Voila (which show an
+        # image/png output without one), and the PNG itself for nbconvert's PDF
+        png = self._repr_png_()
+        return {
+            "text/html": figure_html(png, self.alt_text()),
+            "image/png": png,
+            "text/plain": repr(self),
+        }
+
+
+def figure_html(png: bytes, alt: str) -> str:
+    """An ``<img>`` of `png` with the text alternative `alt`, as a notebook output shows it.
+
+    Examples
+    --------
+    >>> figure_html(b"PNG", 'a "heatmap"')
+    '<img alt="a &quot;heatmap&quot;" src="data:image/png;base64,UE5H"/>'
+    """
+    data = base64.b64encode(png).decode()
+    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}"/>'
 
 
 def plot_panels(panels: Sequence[Panel], *, size: str = "normal") -> StaticFigure:
