@@ -758,3 +758,20 @@ def test_kubernetes_memory_matches_the_one_machine_limit(tmp_path):
     c = load_hub_config(tmp_path)
     assert mb(memory["guarantee"]) < mb(memory["limit"])
     assert mb(memory["limit"]) == mb(c.SystemdSpawner.mem_limit)
+
+
+def test_each_route_tells_attnlib_require_which_it_is(tmp_path):
+    # the version check's advice follows the route: reinstall on TLJH and one machine,
+    # rebuild the image on Kubernetes (attnlib/version_check.py)
+    from attnlib.version_check import ROUTE_VARIABLE, ROUTES
+
+    one_machine = load_hub_config(tmp_path).Spawner.environment
+    tljh = load_tljh_dropin(tmp_path / "tljh", "https://git.uni.test/x/attnlib.git", {"ada"})
+    local = yaml.safe_load((DEPLOY / "z2jh-values.local.example.yaml").read_text())
+    kubernetes = merged(values(), local)["singleuser"]["extraEnv"]
+    routes = {
+        "one-machine": one_machine.get(ROUTE_VARIABLE),
+        "tljh": tljh.Spawner.environment.get(ROUTE_VARIABLE),
+        "kubernetes": kubernetes.get(ROUTE_VARIABLE),
+    }
+    assert routes == {route: route for route in ROUTES}

@@ -179,6 +179,9 @@ c.Spawner.environment = {
     # fetches news nor checks for updates (no pop-up in class, no calls out from
     # every student's server).
     "JUPYTER_CONFIG_PATH": str(HERE / "server-config"),
+    # attnlib.require() names what the teacher does when the course needs a newer
+    # attnlib: on this route, git pull in the hub's copy and pip install again
+    "ATTNLIB_HUB_ROUTE": "one-machine",
 }
 c.Spawner.default_url = course_link()
 # 20 servers starting at the same moment share the CPU: give each two minutes

@@ -29,7 +29,10 @@ c.Spawner.default_url = "/git-pull?" + urlencode(
 )
 # the folder setup.sh copied deploy/jupyterhub/server-config/ into
 c.Spawner.environment = {
-    "JUPYTER_CONFIG_PATH": _course.get("server_config", "/etc/jupyter/attnlib-class")
+    "JUPYTER_CONFIG_PATH": _course.get("server_config", "/etc/jupyter/attnlib-class"),
+    # attnlib.require() names what the teacher does when the course needs a newer
+    # attnlib: on TLJH, the release's tag in deploy/tljh/requirements.txt, pip again
+    "ATTNLIB_HUB_ROUTE": "tljh",
 }
 # Past this many servers starting at once JupyterHub answers HTTP 429 and the
 # student has to retry: let the whole class (and its teachers) in together.
