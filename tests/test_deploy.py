@@ -784,6 +784,7 @@ def test_each_route_tells_attnlib_require_which_it_is(tmp_path):
 # deploy README gives the commands, README and README.zh the short path.
 TEACHERS_PATH = {
     "deploy/jupyterhub/README.md": {
+        "Chinese landing page, TLJH": ["sudo ATTNLIB_EDITION=zh deploy/tljh/setup.sh"],
         "registry login": ["docker login", "pip install jupyter-repo2docker"],
         "pull secret": ["kubectl create secret docker-registry", "imagePullSecrets:"],
         "mid-term update": [
@@ -805,6 +806,7 @@ TEACHERS_PATH = {
         ],
     },
     "README.md": {
+        "Chinese landing page, TLJH": ["sudo ATTNLIB_EDITION=zh deploy/tljh/setup.sh"],
         "registry login": ["docker login", "imagePullSecrets"],
         "mid-term update": ["only at their next server start"],
         "late student": [
@@ -816,6 +818,7 @@ TEACHERS_PATH = {
         "backup": ["/home/jupyter-*", "claim-NAME"],
     },
     "README.zh.md": {
+        "Chinese landing page, TLJH": ["sudo ATTNLIB_EDITION=zh deploy/tljh/setup.sh"],
         "registry login": ["docker login", "imagePullSecrets"],
         "mid-term update": ["新镜像要等学生的服务器下次启动时才会用上"],
         "late student": [
