@@ -7,8 +7,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 LAB_ARGS ?=
 PYTEST_ARGS ?=
-# The test installs (make test, notebooks, lint, bench, class) take every version from
-# this lock; `make lab` and `make present` take pyproject's ranges, as learners do.
+# The test installs (make test, notebooks, lint, bench, class) and the one-machine hub
+# take every version from this lock; `make lab` and `make present` take pyproject's
+# ranges, as learners do.
 # requirements/test.in says why everything is pinned; `make lock` refreshes it.
 TEST_LOCK := requirements/test.txt
 
@@ -195,12 +196,16 @@ $(VENV)/.installed-test: pyproject.toml $(TEST_LOCK) $(VENV)/.created
 	@touch $@ $(VENV)/.installed-notebook
 
 # Recompile the lock from pyproject.toml's extras and requirements/test.in with uv, for
-# every platform and every Python from 3.10 on (markers where the pins differ).
+# every platform and every Python from 3.10 on (markers where the pins differ). The
+# class extra and the one-machine hub's requirements are in it too: the hub's
+# environment (deploy/jupyterhub/README.md) and `make class` install with -c from it,
+# so JupyterHub, the culler, nbgitpuller and the spawner do not float.
 # Afterwards: review the diff, run make test, commit both.
 lock: $(VENV)/.created
 	$(BIN)/python -m pip install --quiet uv
 	$(BIN)/uv pip compile --quiet --upgrade pyproject.toml requirements/test.in \
-	    --extra notebook --extra test --universal --python-version 3.10 \
+	    deploy/jupyterhub/requirements.txt \
+	    --extra notebook --extra test --extra class --universal --python-version 3.10 \
 	    --custom-compile-command "make lock" -o $(TEST_LOCK)
 
 clean:

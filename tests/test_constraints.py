@@ -13,7 +13,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError, distribution, version
 from pathlib import Path
 
 import pytest
@@ -28,6 +28,10 @@ except ModuleNotFoundError:  # Python 3.10
 ROOT = Path(__file__).resolve().parent.parent
 LOCK = ROOT / "requirements" / "test.txt"
 LOCK_INPUT = ROOT / "requirements" / "test.in"
+HUB_REQUIREMENTS = ROOT / "deploy" / "jupyterhub" / "requirements.txt"
+# pyproject's extras the lock covers: the test install's, and the class's (make class and
+# the one-machine hub install with -c from the same lock)
+LOCKED_EXTRAS = ("notebook", "test", "class")
 
 # Where the lock must hold one pin for each package: every Python from
 # requires-python's 3.10 on, on Linux, macOS and Windows.
@@ -73,12 +77,16 @@ def read_lock(text):
 
 
 def wanted_requirements():
-    """What the test install asks for: attnlib's dependencies, its notebook and test
-    extras, and requirements/test.in."""
+    """What the installs from the lock ask for: attnlib's dependencies, its notebook,
+    test and class extras, requirements/test.in and the one-machine hub's
+    requirements."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
-    lines = project["dependencies"] + extras["notebook"] + extras["test"]
+    lines = list(project["dependencies"])
+    for extra in LOCKED_EXTRAS:
+        lines += extras[extra]
     lines += list(_requirement_lines(LOCK_INPUT.read_text()))
+    lines += list(_requirement_lines(HUB_REQUIREMENTS.read_text()))
     return [Requirement(line) for line in lines]
 
 
@@ -139,6 +147,40 @@ def test_the_lock_holds_the_test_tools_and_the_jsonschema_cap():
     assert [t for t in tools if t not in pins] == [], "missing from the lock"
     assert "jsonschema<4.25" in list(_requirement_lines(LOCK_INPUT.read_text()))
     assert next(iter(pins["jsonschema"].specifier)).version.startswith("4.24.")
+
+
+def test_the_lock_pins_the_class_and_the_one_machine_hub():
+    # named here too: the class extra's packages and the spawner, which floated before
+    # (an install got JupyterHub 6.1.1 one day, another version the next)
+    pins = {canonicalize_name(p.name) for p in read_lock(LOCK.read_text())}
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    class_extra = [Requirement(r).name for r in project["optional-dependencies"]["class"]]
+    hub = [Requirement(r).name for r in _requirement_lines(HUB_REQUIREMENTS.read_text())]
+    assert {"jupyterhub", "jupyterhub-idle-culler", "nbgitpuller"} <= set(class_extra)
+    assert "jupyterhub-systemdspawner" in hub
+    assert [n for n in class_extra + hub if canonicalize_name(n) not in pins] == []
+
+
+def test_make_lock_compiles_the_class_extra_and_the_hub_requirements():
+    recipe = _make_dry_run("lock").replace("\\\n", " ")
+    line = next(x for x in recipe.splitlines() if "uv pip compile" in x)
+    words = shlex.split(line)
+    extras = [words[i + 1] for i, w in enumerate(words) if w == "--extra"]
+    assert sorted(extras) == sorted(LOCKED_EXTRAS)
+    assert str(HUB_REQUIREMENTS.relative_to(ROOT)) in words
+
+
+def test_the_one_machine_hub_and_make_class_install_from_the_lock():
+    commands = _make_dry_run("-W", "requirements/test.txt", ".venv/.installed-class")
+    assert "pip install --quiet -c requirements/test.txt -e '.[notebook,test,class]'" in commands
+    # every install line the teacher is given for the hub's environment
+    docs = ["README.md", "README.zh.md", "deploy/jupyterhub/README.md", HUB_REQUIREMENTS]
+    for doc in docs:
+        text = (ROOT / doc).read_text("utf-8").replace("\\\n", " ")
+        installs = [line for line in text.splitlines() if "'.[notebook,class]'" in line]
+        assert installs, f"{doc}: no install line for the hub's environment"
+        loose = [line.strip() for line in installs if "-c requirements/test.txt" not in line]
+        assert loose == [], f"{doc}: installs the hub without the lock"
 
 
 @pytest.mark.parametrize(
@@ -217,10 +259,43 @@ def test_the_readme_gives_the_command_that_make_lock_runs():
     assert [w for w in ran if w not in told and w not in only_make] == [], "not in the README"
 
 
+def _installed_closure(requirements):
+    """Canonical names of what installing these requirements pulls in, followed through
+    the metadata installed here (a requirement whose distribution is missing is still
+    named)."""
+    names, done = set(), set()
+    todo = [(req.name, frozenset(req.extras)) for req in requirements]
+    while todo:
+        name, extras = todo.pop()
+        if (canonicalize_name(name), extras) in done:
+            continue
+        done.add((canonicalize_name(name), extras))
+        names.add(canonicalize_name(name))
+        try:
+            requires = distribution(name).requires or []
+        except PackageNotFoundError:
+            continue
+        environments = [{"extra": extra} for extra in ("", *extras)]
+        for line in requires:
+            req = Requirement(line)
+            if req.marker is None or any(req.marker.evaluate(e) for e in environments):
+                todo.append((req.name, frozenset(req.extras)))
+    return names
+
+
 def test_this_test_environment_is_the_lock():
-    # in a venv that `make test` installed, every pin that applies here is what is installed
+    # in a venv that `make test` installed, every pin that applies here is what is installed;
+    # the lock also holds the class's packages, which `make test` does not install
     if not (Path(sys.prefix) / ".installed-test").exists():
         pytest.skip(f"{sys.prefix} was not installed by `make test`")
+    class_installed = (Path(sys.prefix) / ".installed-class").exists()
+    # what `make test` asks for, from pyproject itself (an older install's metadata of
+    # attnlib may lack a dependency added since)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    asked = project["dependencies"] + extras["notebook"] + extras["test"]
+    asked += list(_requirement_lines(LOCK_INPUT.read_text()))
+    test_install = _installed_closure([Requirement(line) for line in asked])
     wrong = []
     for pin in read_lock(LOCK.read_text()):
         if pin.marker is not None and not pin.marker.evaluate():
@@ -230,6 +305,9 @@ def test_this_test_environment_is_the_lock():
             installed = version(pin.name)
         except PackageNotFoundError:
             installed = None
+        wanted_here = class_installed or canonicalize_name(pin.name) in test_install
+        if installed is None and not wanted_here:
+            continue
         if installed != pinned:
             wrong.append(f"{pin.name}: {installed or 'not installed'}, the lock says {pinned}")
     assert not wrong, "the test venv differs from the lock (run make test):\n  " + "\n  ".join(

@@ -758,3 +758,131 @@ def test_kubernetes_memory_matches_the_one_machine_limit(tmp_path):
     c = load_hub_config(tmp_path)
     assert mb(memory["guarantee"]) < mb(memory["limit"])
     assert mb(memory["limit"]) == mb(c.SystemdSpawner.mem_limit)
+
+
+def test_each_route_tells_attnlib_require_which_it_is(tmp_path):
+    # the version check's advice follows the route: reinstall on TLJH and one machine,
+    # rebuild the image on Kubernetes (attnlib/version_check.py)
+    from attnlib.version_check import ROUTE_VARIABLE, ROUTES
+
+    one_machine = load_hub_config(tmp_path).Spawner.environment
+    tljh = load_tljh_dropin(tmp_path / "tljh", "https://git.uni.test/x/attnlib.git", {"ada"})
+    local = yaml.safe_load((DEPLOY / "z2jh-values.local.example.yaml").read_text())
+    kubernetes = merged(values(), local)["singleuser"]["extraEnv"]
+    routes = {
+        "one-machine": one_machine.get(ROUTE_VARIABLE),
+        "tljh": tljh.Spawner.environment.get(ROUTE_VARIABLE),
+        "kubernetes": kubernetes.get(ROUTE_VARIABLE),
+    }
+    assert routes == {route: route for route in ROUTES}
+
+
+# ------------------------------------------------------------- the teacher's path
+
+
+# What a teacher needs through a term, and words by which each README shows it: the
+# deploy README gives the commands, README and README.zh the short path.
+TEACHERS_PATH = {
+    "deploy/jupyterhub/README.md": {
+        "Chinese landing page, TLJH": ["sudo ATTNLIB_EDITION=zh deploy/tljh/setup.sh"],
+        "registry login": ["docker login", "pip install jupyter-repo2docker"],
+        "pull secret": ["kubectl create secret docker-registry", "imagePullSecrets:"],
+        "mid-term update": [
+            "Updating the course mid-term",
+            "only at their next server start",
+        ],
+        "late student, TLJH": ["tljh-config add-item users.allowed NAME"],
+        "late student, one machine": [
+            "create-students.sh /etc/attnlib-hub/class.txt",
+            "systemctl restart attnlib-hub",
+        ],
+        "late student, Kubernetes": ["add the name to `allowed_users`"],
+        "fresh copy": ["git show origin/main:notebooks/"],
+        "backup": [
+            "/home/jupyter-*",
+            "class_list.py /etc/attnlib-hub/class.txt",
+            "persistentVolumeClaim",
+            '"readOnly": true',
+        ],
+    },
+    "README.md": {
+        "Chinese landing page, TLJH": ["sudo ATTNLIB_EDITION=zh deploy/tljh/setup.sh"],
+        "registry login": ["docker login", "imagePullSecrets"],
+        "mid-term update": ["only at their next server start"],
+        "late student": [
+            "tljh-config add-item users.allowed",
+            "create-students.sh",
+            "`allowed_users`",
+        ],
+        "fresh copy": ["git show origin/main:notebooks/"],
+        "backup": ["/home/jupyter-*", "claim-NAME"],
+    },
+    "README.zh.md": {
+        "Chinese landing page, TLJH": ["sudo ATTNLIB_EDITION=zh deploy/tljh/setup.sh"],
+        "registry login": ["docker login", "imagePullSecrets"],
+        "mid-term update": ["新镜像要等学生的服务器下次启动时才会用上"],
+        "late student": [
+            "tljh-config add-item users.allowed",
+            "create-students.sh",
+            "`allowed_users`",
+        ],
+        "fresh copy": ["git show origin/main:notebooks/zh/"],
+        "backup": ["/home/jupyter-*", "claim-用户名"],
+    },
+}
+
+
+def flat(text: str) -> str:
+    """Text with its line breaks (and a comment's leading #) read as one space."""
+    return re.sub(r"[ \t]*\n[ \t]*(?:# ?)?", " ", text)
+
+
+@pytest.mark.parametrize("readme", list(TEACHERS_PATH))
+def test_the_teachers_path_covers_the_term(readme):
+    text = flat((ROOT / readme).read_text(encoding="utf-8"))
+    missing = [
+        f"{topic}: {word!r}"
+        for topic, words in TEACHERS_PATH[readme].items()
+        for word in words
+        if word not in text
+    ]
+    assert missing == [], f"{readme} lacks:\n  " + "\n  ".join(missing)
+
+
+def test_the_local_values_name_a_pull_secret_when_uncommented():
+    # the commented block in the example is what the deploy README tells the teacher to
+    # write: a top-level list that helm merges over the chart's empty one
+    text = (DEPLOY / "z2jh-values.local.example.yaml").read_text()
+    block = re.search(r"^# imagePullSecrets:\n(?:#   - .*\n)+", text, re.M)
+    assert block, "z2jh-values.local.example.yaml shows no imagePullSecrets block"
+    local = yaml.safe_load(text.replace(block.group(), block.group().replace("# ", "")))
+    assert merged(values(), local)["imagePullSecrets"] == ["attnlib-registry"]
+    assert "attnlib-registry" in (DEPLOY / "README.md").read_text(encoding="utf-8")
+
+
+# the capacity figures measured while the kernel drew the explorers' pictures
+STALE_FIGURES = re.compile(r"60\s*[-–]\s*90 ms|12\s*[-–]\s*15 students|about\s+30 on a 4-vCPU")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "deploy/jupyterhub/README.md",
+        "deploy/jupyterhub/z2jh-values.yaml",
+        "deploy/jupyterhub/jupyterhub_config.py",
+    ],
+)
+def test_old_capacity_figures_are_gone_or_marked_stale(path):
+    text = flat((ROOT / path).read_text(encoding="utf-8"))
+    for found in STALE_FIGURES.finditer(text):
+        around = text[max(0, found.start() - 400) : found.end() + 400]
+        assert "stale" in around, f"{path}: {found.group()!r} is given as current"
+    assert "bench_move" in text, f"{path}: the move's CPU now comes from benchmarks/bench_move.py"
+    assert "not been measured again" in text, f"{path}: say that the capacity was not re-measured"
+
+
+def test_the_readmes_capacity_section_says_it_is_stale():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Capacity", 1)[1].lstrip()
+    assert section.startswith("**Stale since the explorers draw in the browser.**")
+    assert "容量数字都已经过时" in (ROOT / "README.zh.md").read_text(encoding="utf-8")

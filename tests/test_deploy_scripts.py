@@ -147,7 +147,7 @@ def run_script(script: Path, args: list[str], stubs: Path, log: Path, **env: str
 # ------------------------------------------------------------- TLJH setup.sh
 
 
-def run_tljh_setup(tmp_path: Path, class_text: str, *extra: str):
+def run_tljh_setup(tmp_path: Path, class_text: str, *extra: str, **env: str):
     stubs = tmp_path / "stubs"
     stubs.mkdir(parents=True)
     stub(stubs, "tljh-config")
@@ -162,6 +162,7 @@ def run_tljh_setup(tmp_path: Path, class_text: str, *extra: str):
         log,
         TLJH_INSTALL_PREFIX=str(prefix),
         ATTNLIB_CLASS_CONFIG=str(class_config),
+        **env,
     )
     return result, calls(log), prefix, class_config
 
@@ -196,6 +197,7 @@ def test_tljh_setup_runs_to_the_end_against_a_stub_tljh_config(tmp_path):
         "repo": "https://git.uni.test/attnlib.git",
         "branch": "main",
         "server_config": str(class_config),
+        "landing": "notebooks/00_start_here.ipynb",
     }
     served = {p.relative_to(class_config) for p in class_config.rglob("*") if p.is_file()}
     shipped = {
@@ -215,6 +217,40 @@ def test_tljh_setup_installs_a_dropin_that_sends_students_to_the_course(tmp_path
     link = nbgitpuller_link(c.Spawner.default_url)
     assert (link["repo"], link["branch"]) == ("https://git.uni.test/attnlib.git", "spring")
     assert c.Spawner.environment["JUPYTER_CONFIG_PATH"] == str(class_config)
+
+
+@pytest.mark.parametrize(
+    ("edition", "landing"),
+    [(None, "notebooks/00_start_here.ipynb"), ("zh", "notebooks/zh/00_start_here.ipynb")],
+)
+def test_tljh_setup_lands_on_the_start_page_of_the_edition_asked_for(tmp_path, edition, landing):
+    env = {"ATTNLIB_EDITION": edition} if edition else {}
+    result, _, prefix, _ = run_tljh_setup(tmp_path, "ada\n", **env)
+    assert result.returncode == 0, result.stderr
+    course = json.loads(
+        (prefix / "config" / "jupyterhub_config.d" / "attnlib_course.json").read_text()
+    )
+    c = load_tljh_dropin(tmp_path / "hub", course["repo"], allowed={"ada"}, settings=course)
+    urlpath = nbgitpuller_link(c.Spawner.default_url)["urlpath"]
+    assert urlpath == f"lab/tree/attnlib-course/{landing}"
+    assert (ROOT / landing).is_file()
+
+
+def test_tljh_setup_refuses_an_edition_the_course_has_not(tmp_path):
+    result, made, prefix, _ = run_tljh_setup(tmp_path, "ada\n", ATTNLIB_EDITION="fr")
+    assert result.returncode == 2
+    assert "ATTNLIB_EDITION=fr is not an edition" in result.stderr
+    assert "'en', 'zh'" in result.stderr  # languages.py names the editions there are
+    assert made == [] and not prefix.exists(), (
+        "nothing may be changed before the edition is checked"
+    )
+
+
+def test_tljh_dropin_from_before_the_edition_lands_on_the_english_start_page(tmp_path):
+    # an attnlib_course.json written by an older setup.sh has no "landing"
+    c = load_tljh_dropin(tmp_path, "https://git.uni.test/attnlib.git", allowed={"ada"})
+    urlpath = nbgitpuller_link(c.Spawner.default_url)["urlpath"]
+    assert urlpath == "lab/tree/attnlib-course/notebooks/00_start_here.ipynb"
 
 
 @pytest.mark.parametrize("count", [0, 3, 6])

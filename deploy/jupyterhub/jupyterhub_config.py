@@ -50,8 +50,10 @@ from node_check import node_problem  # noqa: E402
 # From the simulated class (make class, README "For a class"): a student's server
 # plus kernel holds 0.27-0.3 GB (RSS; 0.21-0.23 GB PSS) after notebook 05 and its
 # explorer; the limit leaves room for a second notebook's kernel. CPU comes in
-# bursts (about 4 s to start and run notebook 05, 60-90 ms per slider move): one
-# core per student at most.
+# bursts, most of it at a server's start (a slider move is drawn in the browser and
+# costs the server and kernel about 4 ms, benchmarks/bench_move.py): one core per
+# student at most. How many students a machine holds has not been measured again
+# since the explorers draw in the browser (deploy/jupyterhub/README.md, top).
 MEM_LIMIT = "1G"
 CPU_LIMIT = 1.0
 IDLE_TIMEOUT_S = 3600  # stop a server after an hour without activity
@@ -179,6 +181,9 @@ c.Spawner.environment = {
     # fetches news nor checks for updates (no pop-up in class, no calls out from
     # every student's server).
     "JUPYTER_CONFIG_PATH": str(HERE / "server-config"),
+    # attnlib.require() names what the teacher does when the course needs a newer
+    # attnlib: on this route, git pull in the hub's copy and pip install again
+    "ATTNLIB_HUB_ROUTE": "one-machine",
 }
 c.Spawner.default_url = course_link()
 # 20 servers starting at the same moment share the CPU: give each two minutes
