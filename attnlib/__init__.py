@@ -79,8 +79,8 @@ _LAZY_MODULES |= {"backward", "cell_values", "explanation", "fonts"}
 _LAZY_MODULES |= {"maths", "pictures", "explorers", "lessons"}  # the wings themselves
 # name -> module that defines it; loaded on first access
 _LAZY_NAMES = {
-    "explain": "lessons.explanation",
-    "Explanation": "lessons.explanation",
+    "explain": "explorers.explanation",
+    "Explanation": "explorers.explanation",
     "explorer": "explorers",
     "AttentionExplorer": "explorers",
     "embedding_explorer": "explorers",

@@ -31,8 +31,12 @@ MOVED = {
     "widgets": "explorers",
     "checks": "lessons.checks",
     "solutions": "lessons.solutions",
-    "explanation": "lessons.explanation",
-    "lookup": "lessons.lookup",
+    "explanation": "explorers.explanation",
+    "lookup": "maths.lookup",
+    # where they were in the first wings
+    "lessons.explanation": "explorers.explanation",
+    "lessons.tables": "explorers.tables",
+    "lessons.lookup": "maths.lookup",
     "demo": "lessons.demo",
 }
 
@@ -44,9 +48,16 @@ def new_name(name: str) -> str | None:
     --------
     >>> new_name("attnlib.checks.runner"), new_name("attnlib.maths.core")
     ('attnlib.lessons.checks.runner', None)
+    >>> new_name("attnlib.lessons.lookup")
+    'attnlib.maths.lookup'
     """
     parts = name.split(".")
-    if len(parts) < 2 or parts[0] != __package__ or parts[1] not in MOVED:
+    if len(parts) < 2 or parts[0] != __package__:
+        return None
+    two = ".".join(parts[1:3])  # a module moved out of a wing: lessons.lookup
+    if len(parts) >= 3 and two in MOVED:
+        return ".".join((__package__, MOVED[two], *parts[3:]))
+    if parts[1] not in MOVED:
         return None
     return ".".join((__package__, MOVED[parts[1]], *parts[2:]))
 

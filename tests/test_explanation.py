@@ -11,7 +11,7 @@ import pytest
 
 import attnlib
 from attnlib import reference
-from attnlib.lessons.explanation import ELLIPSIS, Explanation, explain, shown
+from attnlib.explorers.explanation import ELLIPSIS, Explanation, explain, shown
 from attnlib.maths.data import hand_example
 
 
@@ -425,4 +425,4 @@ def test_explain_loads_numpy_only():
         "print(sorted(m for m in ('matplotlib', 'ipywidgets', 'IPython') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split("\n")[:2] == ["attnlib.lessons.explanation True", "[]"]
+    assert out.stdout.split("\n")[:2] == ["attnlib.explorers.explanation True", "[]"]

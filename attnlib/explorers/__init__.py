@@ -1,7 +1,9 @@
 """The explorers wing: controls, heatmaps and a readout, live in a notebook.
 
 Here live what each explorer shows for given control values, as pure
-functions (:mod:`.views`), the text under the pictures (:mod:`.readouts`),
+functions (:mod:`.views`), the text under the pictures (:mod:`.readouts`), the
+breakdown of one score that they show (:mod:`.explanation`, ``attnlib.explain``,
+laid out by :mod:`.tables`; numpy only),
 the controls' vocabulary (:mod:`.controller`), the widget drawn in the page
 (:mod:`.page`, with its module and style sheet in ``front/``), one module per
 family of explorers, and a static HTML file of an explorer (:mod:`.static`).

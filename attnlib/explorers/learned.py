@@ -6,7 +6,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..i18n import tr
-from ..lessons import lookup
+from ..maths import lookup
 from ..maths.validation import as_size
 from . import views
 from .controller import caption

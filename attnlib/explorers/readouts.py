@@ -17,11 +17,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ..i18n import tr
-from ..lessons.explanation import explain
-from ..lessons.lookup import VALUES, Sequence
 from ..maths.core import Attention, MultiHead
 from ..maths.data import Example
+from ..maths.lookup import VALUES, Sequence
 from ..maths.stats import ScalingComparison, max_weight, row_entropy
+from .explanation import explain
 
 __all__ = [
     "Breakdown",

@@ -21,9 +21,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..i18n import tr
-from ..lessons.lookup import History, Task, forward, learned_view
 from ..maths.core import causal_mask, multi_head_attention, self_attention
 from ..maths.data import toy_example, toy_multi_head
+from ..maths.lookup import History, Task, forward, learned_view
 from ..maths.stats import scaling_comparison
 from ..pictures.heatmap import check_cell, symmetric_limit
 from ..pictures.panel import Panel

@@ -1,4 +1,4 @@
-"""The errors attnlib raises for bad arguments (maths.validation, maths.core, maths.data, lessons.lookup).
+"""The errors attnlib raises for bad arguments (maths.validation, maths.core, maths.data, maths.lookup).
 
 Code names stay as they are (X, W_Q, d_k, np.asarray(...)): the learner types them.
 An argument named by an English word is glossed in the glossary's way, the Chinese

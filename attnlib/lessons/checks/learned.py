@@ -22,7 +22,7 @@ import numpy as np
 
 from ...i18n import tr
 from ...maths.core import softmax
-from ..lookup import Params, Sequence, attend, init_params, make_task, qk_gradient_norms
+from ...maths.lookup import Params, Sequence, attend, init_params, make_task, qk_gradient_norms
 from .predictions import as_choice, as_number, written, wrong
 from .runner import Failure, call, check, close, compare, expect_array
 

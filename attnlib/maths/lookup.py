@@ -34,10 +34,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..i18n import tr
-from ..maths.backward import self_attention_backward
-from ..maths.core import Attention, self_attention
-from ..maths.validation import as_size
+from .backward import self_attention_backward
+from .core import Attention, self_attention
+from .validation import as_size, tr
 
 #: The keys a pair can have, and the values it can store.
 KEYS: tuple[str, ...] = tuple("abcdefgh")
