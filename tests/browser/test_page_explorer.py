@@ -6,6 +6,7 @@ every cell of every head, and axe-core finds nothing to fix."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import itertools
 import json
 from pathlib import Path
@@ -20,6 +21,7 @@ from attnlib.explorers import AttentionExplorer, EmbeddingExplorer, QKVExplorer,
 from attnlib.explorers.page import FRONT
 from attnlib.explorers.static import write_html
 from attnlib.pictures.heatmap import symmetric_limit
+from attnlib.pictures.panel import Panel
 
 from .conftest import skip_or_fail
 from .pages import LOCAL
@@ -380,3 +382,157 @@ def test_in_jupyterlab_a_move_is_drawn_without_the_kernel_and_python_learns_of_i
         pytest.fail("axe-core is not installed (npm ci --prefix tests/browser/axe)")
     record_property("summary", f"JupyterLab page explorer: keypress drawn {late:.1f} ms after")
     assert lab_tab.problems() == []
+
+
+# The page's module drawing the panels of one view (the learned explorer's way: panels
+# sent by the kernel), with a stand-in for the widget model; the canvas as a data URL
+_DRAW_PANELS_JS = """async ([source, state]) => {
+  if (!window.__module) window.__module = await import(
+    URL.createObjectURL(new Blob([source], {type: 'text/javascript'})));
+  const raw = (b64) => { const s = atob(b64), a = new Uint8Array(s.length);
+    for (let k = 0; k < s.length; k++) a[k] = s.charCodeAt(k); return new DataView(a.buffer); };
+  const all = {...state, cmaps: Object.fromEntries(
+    Object.entries(state.cmaps).map(([k, v]) => [k, raw(v)]))};
+  const model = {get: (k) => all[k], set() {}, on() {}, off() {}, save_changes() {}};
+  document.body.innerHTML = '<div id="e"></div>';
+  window.__module.default.render({model, el: document.getElementById('e')});
+  return document.querySelector('canvas.attnlib-canvas').toDataURL();
+}"""
+
+
+def test_every_field_of_panel_changes_the_pages_picture(tab):
+    """Each field of Panel set and unset, sent as the kernel sends a panel (panel_for_page):
+    the page draws something else, except for the fields PAGE_IGNORES lists, where it
+    draws the same."""
+    from attnlib.explorers.page import cmap_table, panel_for_page
+    from tests.panel_fields import BASE, CASES, PAGE_IGNORES, SHARING
+
+    tab.set_content("<!DOCTYPE html><html><body></body></html>")
+    source = (FRONT / "explorer.js").read_text(encoding="utf-8")
+    cmaps = {k: base64.b64encode(cmap_table(k)).decode() for k in ("viridis", "RdBu_r")}
+
+    def drawn(panel) -> str:
+        view = {"panels": [{**panel_for_page(p), "pass": 0} for p in (panel, SHARING)],
+                "passes": [], "readout": "", "match": 0}  # fmt: skip
+        state = {
+            "family": "views", "controls": {"step": 0, "example": 0}, "fixed": {},
+            "limits": {"step": {"caption": "step", "tooltip": "", "low": 0, "high": 0,
+                                "labels": [0]},
+                       "example": {"caption": "example", "tooltip": "", "low": 0, "high": 0}},
+            "data": {"d": 0, "width": 0, "heads": 0, "seed": 0}, "token_labels": [],
+            "text": {}, "cmaps": cmaps, "views": [[view]], "selection": [1, 1, 0],
+            "details": "", "size": "normal", "language": "en", "hint": "", "error": "",
+            "replay": {},
+        }  # fmt: skip
+        return tab.evaluate(_DRAW_PANELS_JS, [source, state])
+
+    unset = drawn(BASE)
+    assert drawn(BASE) == unset  # the same panel, the same picture
+    cases = [*CASES, ("selectable", True)]  # a selected cell is outlined where selectable
+    for name, value in cases:
+        changed = drawn(dataclasses.replace(BASE, **{name: value}))
+        if name in PAGE_IGNORES:
+            assert changed == unset, f"the page draws {name}: take it out of PAGE_IGNORES"
+        else:
+            assert changed != unset, f"the page draws nothing for {name}={value!r}"
+    assert tab.problems == []
+
+
+_FAMILY_JS = """([family, data, controls, fixed, tokens, text]) => {
+  const un = (s) => { const b = atob(s), a = new Uint8Array(b.length);
+    for (let k = 0; k < b.length; k++) a[k] = b.charCodeAt(k); return new Float64Array(a.buffer); };
+  const numbers = {X: un(data.X), W_Q: un(data.W_Q), W_K: un(data.W_K), W_V: un(data.W_V),
+                   d: data.d, width: data.width, heads: data.heads, seed: data.seed};
+  const state = {family, controls: {heads: 1, ...controls}, fixed, tokens, data: numbers,
+                 t: (key) => text[key] ?? key};
+  const shown = window.__m.FAMILIES[family](state);
+  return {readout: shown.readout, panels: shown.panels.map((p) => ({...p,
+    matrix: Array.from(p.matrix), mask: p.mask ? Array.from(p.mask, Boolean) : null}))};
+}"""
+
+
+def _moves(e) -> list[dict]:
+    """Each control of `e` moved alone to each end of its range (a menu: to each choice)."""
+    moves = []
+    for name, spec in e.limits.items():
+        ends = [v for v, _ in spec["choices"]] if "choices" in spec else [spec["low"], spec["high"]]
+        moves += [{name: value} for value in ends if value != e.controls[name]]
+    return moves
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: AttentionExplorer(n=6, d_k=4, seed=0, heads=1, mask="none", d=8),
+        lambda: AttentionExplorer(n=5, d_k=2, seed=1, heads=4, mask="causal", d=8),
+        lambda: ScalingExplorer(d_k=16, seed=0, n=8, d=8),
+        lambda: QKVExplorer(d_k=4, d_v=3, seed=0, n=6, d=8),
+        lambda: EmbeddingExplorer(n=6, d=8, seed=0),
+    ],
+    ids=["attention", "heads-causal", "scaling", "qkv", "embedding"],
+)
+def test_the_pages_panels_and_readout_are_the_views(tab, make, language):
+    """What each family of the page builds (FAMILIES in explorer.js) is the Python view of
+    the same controls, at the explorer's values and with each control moved alone to the
+    ends of its range: every field of every panel (PAGE_IGNORES aside) and the readout.
+    An option set in attnlib's panels and not in the page's family fails here, and so
+    does a new control the page's family does not follow."""
+    from attnlib import set_language
+    from attnlib.explorers.page import page_key, panel_for_page
+    from tests.panel_fields import PAGE_IGNORES
+
+    _module_page(tab)
+    names = [page_key(f.name) for f in dataclasses.fields(Panel)]
+    defaults = {page_key(f.name): f.default for f in dataclasses.fields(Panel)}
+    set_language(language)
+    try:
+        base = make()
+        states = [{}, *_moves(base)]
+        for moved in states:
+            e = make()
+            e.set_controls(**moved)
+            view = e.shown
+            data = {k: base64.b64encode(v).decode() if isinstance(v, bytes) else v
+                    for k, v in e.data.items()}  # fmt: skip
+            got = tab.evaluate(
+                _FAMILY_JS, [e.family, data, e.controls, e.fixed, e.token_labels, e.text]
+            )
+            where = f"{e!r} {moved}"
+            assert len(got["panels"]) == len(view.panels), where
+            for k, (mine, panel) in enumerate(zip(got["panels"], view.panels, strict=True)):
+                want = panel_for_page(panel)
+                assert (mine["rows"], mine["cols"]) == panel.shape, where
+                shown = np.array(mine["matrix"], dtype=float).reshape(panel.shape)
+                np.testing.assert_allclose(shown, panel.matrix, rtol=0, atol=1e-12, err_msg=where)
+                mask = mine["mask"] and np.array(mine["mask"]).reshape(panel.shape)
+                assert (mask is None) == (panel.mask is None), f"{where}, panel {k}: mask"
+                assert mask is None or (mask == panel.mask).all(), f"{where}, panel {k}: mask"
+                for name in names:
+                    if name in ("matrix", "mask") or name in map(page_key, PAGE_IGNORES):
+                        continue
+                    mine_value = mine.get(name, defaults[name])
+                    assert mine_value == want[name], f"{where}, panel {k}: {name}"
+            assert got["readout"] == view.readout, where
+    finally:
+        set_language("en")
+    assert len(states) > 3 and tab.problems == []
+
+
+def test_the_page_writes_numbers_as_python_formats_them(tab):
+    """fixedText is f"{v:.Nf}" and formatValue is format_value, ties included (1/8 = 0.125:
+    "0.12"; toFixed writes "0.13")."""
+    from attnlib.pictures.heatmap import format_value
+
+    _module_page(tab)
+    rng = np.random.default_rng(0)
+    values = [k / 16 for k in range(-40, 41)] + [k / 1000 + 0.0005 for k in range(-50, 50)]
+    values += (rng.normal(size=200) * 10.0 ** rng.integers(-3, 3, size=200)).tolist()
+    values += [0.0, -0.001, 9.995, 99.95, 123456.785, 2.5, 3.5, -2.5]
+    got = tab.evaluate(
+        """(values) => values.map((v) => [0, 1, 2].map((d) => window.__m.fixedText(v, d))
+                                 .concat([window.__m.formatValue(v)]))""",
+        values,
+    )
+    want = [[f"{v:.0f}", f"{v:.1f}", f"{v:.2f}", format_value(v)] for v in values]
+    assert got == want
