@@ -21,7 +21,7 @@ MOVED = {
     "data": "maths.data",
     "stats": "maths.stats",
     "heatmap": "pictures.heatmap",
-    "cell_values": "pictures.cell_values",
+    "cell_values": "pictures.heatmap",  # format_value, now beside the values it writes
     "layout": "pictures.layout",
     "plotting": "pictures.plotting",
     "charts": "pictures.charts",

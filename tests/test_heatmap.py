@@ -1,4 +1,4 @@
-"""attnlib.pictures.heatmap and .cell_values: one heatmap, its colours, labels and updates."""
+"""attnlib.pictures.heatmap: one heatmap, its colours, labels, cell values and updates."""
 
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ from matplotlib.patches import PathPatch, Rectangle
 from matplotlib.path import Path as MplPath
 
 from attnlib import self_attention, toy_example
-from attnlib.pictures.cell_values import CellValues, format_value
-from attnlib.pictures.heatmap import Heatmap, heatmap, share_limit, symmetric_limit
+from attnlib.pictures.heatmap import Heatmap, format_value, heatmap, share_limit, symmetric_limit
 from attnlib.pictures.panel import Panel
 
 
@@ -57,6 +56,27 @@ def test_heatmap_holds_the_matrix_with_labels_and_kind_limits():
     assert weights.image.get_clim() == (0.0, 1.0) and weights.image.get_cmap().name == "viridis"
 
 
+def test_token_names_are_tick_labels_turned_when_too_wide_and_thinned_on_thin_rows():
+    from attnlib.pictures.heatmap import MIN_LABEL_PT
+
+    def drawn(n, labels, box=(0.3, 0.35, 0.5, 0.5)):
+        fig = Figure(figsize=(6, 6), dpi=100)
+        h = heatmap(fig.add_axes(box), np.eye(n), row_labels=labels, col_labels=labels)
+        render(fig)
+        return h.ax
+
+    long = ["the", "cat", "because", "it", "was", "warm", "and", "extraordinarily"]
+    assert {t.get_rotation() for t in drawn(8, long).get_xticklabels()} == {90.0}
+    ax = drawn(6, list(toy_example(6).tokens))
+    assert {t.get_rotation() for t in ax.get_xticklabels()} == {0.0}
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(toy_example(6).tokens)
+    tokens = list(toy_example(32).tokens)
+    ax = drawn(32, tokens, box=(0.3, 0.35, 0.3, 0.3))  # 32 rows in 1.8 in: every other one
+    shown = [t.get_text() for t in ax.get_yticklabels()]
+    assert shown == tokens[::2] or shown == tokens[::3]
+    assert min(t.get_fontsize() for t in ax.get_yticklabels()) >= MIN_LABEL_PT
+
+
 def plain_matplotlib_figure() -> Figure:
     """A heatmap made with matplotlib's own calls only: what its objects carry by themselves."""
     fig = Figure()
@@ -89,7 +109,7 @@ def extra_attributes(fig: Figure) -> list[str]:
     found = []
     for obj in [fig, *fig.findobj()]:
         if type(obj).__module__.startswith("attnlib"):
-            continue  # our own objects (CellValues) may hold what they like
+            continue  # our own objects may hold what they like
         assert type(obj) in allowed, f"no plain matplotlib {type(obj).__name__} to compare"
         found += [f"{type(obj).__name__}.{name}" for name in set(vars(obj)) - allowed[type(obj)]]
     return found
@@ -103,7 +123,7 @@ def test_heatmap_writes_no_attributes_on_matplotlib_objects():
     h.update(np.eye(3) * 2)
     fig.canvas.draw()
     assert extra_attributes(fig) == []
-    # what the check is for: it must see this (the image is a CellImage, ours: the Axes is not)
+    # what the check is for: it must see this
     h.ax.kind_of_heatmap = "diverging"
     assert extra_attributes(fig) == ["Axes.kind_of_heatmap"]
 
@@ -141,11 +161,11 @@ def test_cell_values_are_left_out_of_cells_smaller_than_the_minimum():
     # small_figure: a 1.6-inch box, so a 4 × 4 matrix has cells of 0.4 in = 28.8 pt
     for minimum, shown in ((0.0, True), (28.0, True), (29.0, False), (100.0, False)):
         fig, h = small_figure(np.eye(4), values=True, min_value_cell=minimum)
-        assert (h.cell_values is not None) is shown, minimum
+        assert bool(h.cell_values) is shown, minimum
     fig, h = small_figure(np.eye(4), values=True, min_value_cell=29.0)
     blank = render(fig)
     h.update(Panel(matrix=np.eye(2), values=True, min_value_cell=29.0))  # cells of 57.6 pt
-    assert h.cell_values is not None and (render(fig) != blank).any()
+    assert h.cell_values and (render(fig) != blank).any()
 
 
 def test_update_with_a_panel_draws_what_a_new_heatmap_of_it_draws():
@@ -161,73 +181,23 @@ def test_update_with_a_panel_draws_what_a_new_heatmap_of_it_draws():
 def test_cell_values_only_when_small_and_they_are_drawn():
     small = heatmap(Figure().add_subplot(), np.eye(8), kind="weights")
     big = heatmap(Figure().add_subplot(), np.eye(9), kind="weights")
-    assert isinstance(small.cell_values, CellValues) and small.cell_values in small.ax.artists
-    assert big.cell_values is None and list(big.ax.artists) == [big.labels]  # the token names
+    assert len(small.cell_values) == 64 and set(small.cell_values) <= set(small.ax.texts)
+    assert [t.get_text() for t in small.cell_values[:2]] == ["1.00", "0.00"]
+    assert big.cell_values == [] and list(big.ax.texts) == []
     with_values, _ = small_figure(np.eye(3) * 0.5, kind="weights", values=True)
     without, _ = small_figure(np.eye(3) * 0.5, kind="weights", values=False)
     assert (render(with_values) != render(without)).any()
 
 
-@pytest.mark.parametrize(
-    ("matrix", "size", "overlap"),
-    [
-        (np.random.default_rng(0).normal(size=(6, 6)) * 3, (3, 3), False),
-        (np.random.default_rng(1).normal(size=(8, 5)), (2.5, 4), False),  # light and dark ink
-        (np.full((4, 4), -888888.8) + np.eye(4) * 1.5e6, (1.2, 1.2), True),  # wider than a cell
-        (np.ma.masked_less(np.arange(9.0).reshape(3, 3) - 4, -2), (2, 2), False),  # blanks
-    ],
-)
-def test_cell_values_blended_into_the_canvas_are_the_layer_that_agg_would_draw(
-    matrix, size, overlap, monkeypatch
-):
-    # The reference is the layer of every value drawn as an image by RendererAgg.draw_image
-    # (what a renderer that is not plain Agg gets); the fast path blends only inked pixels.
-    from attnlib.pictures import cell_values
-
-    fig = Figure(figsize=size, dpi=100)
-    ax = fig.add_axes((0.05, 0.05, 0.9, 0.9))
-    h = heatmap(ax, matrix, values=True, min_value_cell=0.0, colorbar=False)
-    layers = []
-    original = cell_values._layer
-    monkeypatch.setattr(cell_values, "_layer", lambda *a: layers.append(1) or original(*a))
-    fast = render(fig)
-    assert bool(layers) is overlap  # boxes that overlap take the layer's way
-    monkeypatch.setattr(cell_values, "writable_pixels", lambda renderer: None)
-    usual = render(fig)
-    differ = (fast != usual).any(axis=-1)
-    assert not differ.any(), f"{differ.sum()} pixels differ, first at {np.argwhere(differ)[:3]}"
-    h.cell_values.set_visible(False)
-    assert (render(fig) != fast).any()  # and there were values to draw
-
-
-def test_cell_values_follow_the_cells_when_the_axes_move_or_the_shape_changes():
-    # The values' centres are kept between draws: after each change the kept figure draws
-    # what it draws with nothing kept.
-    fig = Figure(figsize=(4, 4), dpi=50)
-    h = heatmap(
-        fig.add_axes((0.1, 0.1, 0.8, 0.8)),
-        np.arange(9.0).reshape(3, 3) / 9,
-        colorbar=False,
-        values=True,
-    )
-
-    def same_as_afresh():
-        kept = render(fig)
-        h.cell_values._centres_key = None  # forget them
-        np.testing.assert_array_equal(kept, render(fig))
-
-    render(fig)
-    same_as_afresh()
-    h.ax.set_position((0.15, 0.05, 0.7, 0.85))  # moved and resized
-    same_as_afresh()
-    fig.set_size_inches(5, 4)  # the figure resized
-    same_as_afresh()
-    h.update(np.arange(9.0).reshape(3, 3)[::-1] / 9)  # new numbers: kept
-    render(fig)
-    assert h.cell_values._centres_key is not None
-    h.update(Panel(matrix=np.arange(16.0).reshape(4, 4) / 16, values=True))  # a new shape
-    assert h.cell_values is not None
-    same_as_afresh()
+def test_cell_values_follow_new_numbers_a_mask_and_a_shared_limit():
+    fig, h = small_figure([[0.5, -0.5]], values=True)
+    assert [t.get_text() for t in h.cell_values] == ["0.50", "−0.50"]
+    h.update([[2.0, 0.1]], mask=np.array([[True, False]]))
+    assert [t.get_text() for t in h.cell_values] == ["2.00", ""]  # masked: blank
+    assert h.cell_values[0].get_color() == "white"  # the darkest red: white ink
+    other = heatmap(fig.add_axes((0.5, 0.5, 0.1, 0.1)), [[20.0]], colorbar=False)
+    share_limit([h, other])  # the limit grows to 20: 2.0 is a pale red now
+    assert h.cell_values[0].get_color() == "black"
 
 
 def test_cell_value_text_is_light_on_dark_cells_and_dark_on_light_cells():
@@ -310,7 +280,7 @@ def test_update_with_a_panel_shows_a_new_shape_and_labels_on_the_same_axes():
     assert h.ax is ax and h.shape == (5, 2)
     assert ax.get_ylim() == (4.5, -0.5) and ax.get_xlim() == (-0.5, 1.5)
     assert [t.get_text() for t in ax.get_yticklabels()] == list("vwxyz")
-    assert ax.get_title() == "new" and h.cell_values is None
+    assert ax.get_title() == "new" and h.cell_values == []
 
 
 def test_selection_outlines_one_cell_and_is_clamped_by_a_new_panel():
@@ -398,9 +368,6 @@ def test_the_hatching_covers_exactly_the_masked_cells_and_follows_a_new_mask():
         return sorted((int(y + 0.5), int(x + 0.5)) for x, y in vertices[:, 0])
 
     assert hatched_cells(h) == sorted(map(tuple, np.argwhere(~mask).tolist()))
-    path = h._hatch.get_path()
-    h.update(np.zeros((4, 4)), mask=mask)  # the same mask: the same path is kept
-    assert h._hatch.get_path() is path
     h.update(np.zeros((4, 4)), mask=mask.T)
     assert hatched_cells(h) == sorted(map(tuple, np.argwhere(~mask.T).tolist()))
     h.update(np.zeros((4, 4)))  # no mask: nothing hatched

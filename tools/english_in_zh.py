@@ -6,12 +6,11 @@
 Three kinds of text are looked at, each with where it was seen (notebook, cell, kind):
 
 - ``figure``: every text matplotlib draws (titles, axis and tick labels, legends,
-  annotations, colorbar labels), whichever renderer draws it: the inline backend or
-  the explorers' own PNG renderer (attnlib's fast redraw). It is caught in the kernel
-  by wrapping ``matplotlib.text.Text.draw`` (and ``TokenLabels.draw``, which
-  writes a heatmap's token names without Text), so a text counts when it is drawn,
-  not when it is created: walking a figure's artists after a cell would miss the
-  explorers' redraws and count texts that are never shown.
+  annotations, colorbar labels, a heatmap's token names and cell values), whichever
+  figure draws it: a static figure or an explorer's PNG fallback. It is caught in the
+  kernel by wrapping ``matplotlib.text.Text.draw``, so a text counts when it is drawn,
+  not when it is created: walking a figure's artists after a cell would count texts
+  that are never shown.
 - ``print``: stream output, results as text (when no picture or HTML stands for
   them) and the text of HTML outputs, such as the boxes of ``show_error``.
 - ``widget``: the captions, tooltips, option labels, titles and shown values of
@@ -105,20 +104,6 @@ def install(records: str | None = None) -> None:
         return original(self, renderer)
 
     matplotlib.text.Text.draw = draw
-
-    # attnlib writes a heatmap's token names from a glyph cache, not with Text
-    from attnlib.pictures.token_labels import TokenLabels
-
-    draw_names = TokenLabels.draw
-
-    @functools.wraps(draw_names)
-    def draw_tokens(self, renderer):
-        if self.get_visible():
-            for text in self.texts():
-                note("figure", text)
-        return draw_names(self, renderer)
-
-    TokenLabels.draw = draw_tokens
 
     def widgets_now(*_) -> None:
         module = sys.modules.get("ipywidgets.widgets.widget")

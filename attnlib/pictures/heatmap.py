@@ -5,10 +5,13 @@ it returns is an object of ours, not a bare matplotlib artist: it holds the
 image, its colorbar, the outlines and the cell values it made, remembers the
 rules it was drawn with (kind, fixed limit, a limit shared with other
 heatmaps), and knows how to show new numbers or another Panel on the same
-Axes (:meth:`Heatmap.update`), a selected cell (:meth:`Heatmap.select`), and
-which of its artists change when the numbers do
-(:meth:`Heatmap.moving_artists`, for a fast redraw). What a heatmap shows and
-how is the Panel's alone: this module has no list of options of its own.
+Axes (:meth:`Heatmap.update`) and a selected cell (:meth:`Heatmap.select`).
+What a heatmap shows and how is the Panel's alone: this module has no list of
+options of its own.
+
+Everything is drawn with matplotlib's public API: ``ax.imshow`` for the
+cells, a colorbar of the image, tick labels for the token names, ``ax.text``
+for the cell values and patches for the outlines and the masked cells.
 
 Colours mean the same thing everywhere: scores and other signed matrices use
 a diverging map centred on 0 with symmetric limits (``RdBu_r``), weights a
@@ -24,28 +27,16 @@ from collections.abc import Sequence
 
 import numpy as np
 from matplotlib import colormaps
-from matplotlib.artist import Artist
 from matplotlib.axes import Axes
-from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 from matplotlib.patches import PathPatch, Rectangle
 from matplotlib.path import Path
-from matplotlib.ticker import (
-    FixedFormatter,
-    FixedLocator,
-    MaxNLocator,
-    NullLocator,
-    ScalarFormatter,
-)
+from matplotlib.text import Text
+from matplotlib.ticker import FixedFormatter, FixedLocator, MaxNLocator, ScalarFormatter
 
 from ..maths.validation import as_float_array, as_matrix
-from .bar_scale import BarScale
-from .cell_image import CellImage
-from .cell_values import CellValues
-from .glyphs import current_families
 from .panel import KINDS, Panel, check_kind
 from .text_size import text_inches
-from .token_labels import Side, TokenLabels
 
 __all__ = [
     "KINDS",
@@ -53,6 +44,7 @@ __all__ = [
     "Heatmap",
     "check_cell",
     "check_kind",
+    "format_value",
     "heatmap",
     "label_steps",
     "label_style",
@@ -66,9 +58,24 @@ SELECTION_COLOUR = "#ff7f0e"  # the selected cell's outline, on a white halo
 WEIGHT_TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)  # a weights colorbar's scale, whatever the data
 
 _STEPS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+_LUMA = np.array([0.2126, 0.7152, 0.0722])  # relative luminance (Rec. 709) of an RGB colour
+_DARK = 0.45  # a cell at or below this luminance is dark: its value is written in white
 
-# Drawing order of the artists that move with the numbers (Axes.draw sorts by zorder).
+# Drawing order (Axes.draw sorts by zorder): cells, hatching, diagonal, selection, values.
 _Z_IMAGE, _Z_HATCH, _Z_DIAGONAL, _Z_SELECTION, _Z_VALUES = 0.0, 0.5, 1.0, 2.6, 3.0
+
+
+def format_value(value: float) -> str:
+    """A cell value in at most 5 characters, with a true minus: ``0.25``, ``−1.30``, ``12.5``.
+
+    Examples
+    --------
+    >>> [format_value(v) for v in (0.254, -1.3, 12.345, -150.2)]
+    ['0.25', '−1.30', '12.3', '−150']
+    """
+    size = abs(value)
+    text = f"{value:.2f}" if size < 9.995 else f"{value:.1f}" if size < 99.95 else f"{value:.0f}"
+    return text.replace("-", "\u2212")
 
 
 def check_cell(cell, shape: tuple[int, int]) -> tuple[int, int]:
@@ -149,7 +156,6 @@ _SQUARE_CODES = np.array(
 
 def _cells_path(cells: Sequence[tuple[int, int]]) -> Path:
     # One closed square per (i, j), in data coordinates (cell (i, j) spans j ± 0.5, i ± 0.5).
-    # Built with numpy: a causal mask at n = 32 hides 496 cells, on every redraw.
     cells = np.asarray(cells, dtype=float).reshape(-1, 2)  # (k, 2), rows (i, j)
     if not len(cells):
         return Path(np.zeros((0, 2)))
@@ -220,26 +226,13 @@ def label_style(row_labels, col_labels, cell_w: float, cell_h: float, fontsize: 
 
 
 def _set_ticks(axis, labels, count: int, step: int = 1) -> None:
-    # Numbered axes are matplotlib's to draw. Token names are drawn by TokenLabels, and
-    # the Axis is hidden; it keeps them (lazily: no Tick is made until someone asks), so
-    # that get_xticklabels() and the like still answer.
-    axis.set_visible(labels is None)
+    # Token names as tick labels, every `step`-th one; numbered axes thinned by a locator.
     if labels is None:
         axis.set_major_locator(MaxNLocator(nbins=min(count, 8), integer=True, min_n_ticks=1))
-        if not isinstance(
-            axis.get_major_formatter(), ScalarFormatter
-        ):  # labels before: numbers now
-            axis.set_major_formatter(ScalarFormatter())
+        axis.set_major_formatter(ScalarFormatter())
     else:
         axis.set_major_locator(FixedLocator(np.arange(0, count, step)))
         axis.set_major_formatter(FixedFormatter([str(s) for s in labels[::step]]))
-
-
-def _side(labels, count: int, step: int, size: float, rotation: int = 0) -> Side | None:
-    if labels is None:
-        return None
-    texts = tuple(str(s) for s in labels[::step])
-    return Side(tuple(range(0, count, step)), texts, size, rotation, current_families())
 
 
 class Heatmap:
@@ -253,14 +246,10 @@ class Heatmap:
     image : matplotlib.image.AxesImage
         Its array is the matrix shown (masked where `mask` is False).
     colorbar : matplotlib.colorbar.Colorbar or None
-        The colour strip only: a colorbar of ``Normalize(0, 1)`` with the
-        image's colour map, the same for any limits.
-    labels : TokenLabels
-        The token names along the rows and columns, and the axis names
-        (:mod:`.token_labels`); numbered axes are matplotlib's.
-    scale : BarScale or None
-        The colorbar's tick marks and numbers, for the image's limits of the
-        moment (:mod:`.bar_scale`).
+        The image's colorbar; it follows the image's colour limits.
+    cell_values : list of matplotlib.text.Text
+        The value written in each cell, row by row (a masked cell's is empty);
+        no Text when the cells are too small or the Panel says ``values=False``.
     kind : str
     limit : float or None
         A fixed colour limit ("diverging" only), kept by :meth:`update`.
@@ -281,38 +270,30 @@ class Heatmap:
         self._given_limit = self.limit  # heatmap(limit=...): kept when a Panel sets none
         self.shared: list[Heatmap] = []
         self.colorbar = None
-        self.scale: BarScale | None = None
         self.selection: tuple[int, int] | None = None
-        # ax.imshow's steps, with an image that colours cells, not pixels (same pixels)
-        self.image = CellImage(
-            ax,
+        self.cell_values: list[Text] = []
+        self.image = ax.imshow(
+            data,
             cmap=colormaps[KINDS[kind][0]].with_extremes(bad=MASKED_COLOUR),
             norm=Normalize(*_limits(kind, data, self.limit)),
             interpolation="nearest",
+            aspect="auto",
             zorder=_Z_IMAGE,
         )
-        ax.set_aspect("auto")
-        self.image.set_data(data)
-        self.image.set_clip_path(ax.patch)
-        self.image.set_extent(self.image.get_extent())
-        ax.add_image(self.image)
-        style = {"facecolor": "none", "linewidth": 0}
-        self._hatch = PathPatch(_cells_path([]), hatch="///", edgecolor="#8c8c8c", **style)
-        self._hatch.set_zorder(_Z_HATCH)
-        self._hidden = np.zeros((0, 2), dtype=np.intp)  # the cells the hatch covers now
+        style = {"facecolor": "none", "linewidth": 0, "zorder": _Z_HATCH}
+        self._hatch = ax.add_patch(
+            PathPatch(_cells_path([]), hatch="///", edgecolor="#8c8c8c", **style)
+        )
         self._diagonal: list[PathPatch] = []
         self._outline = [  # the selected cell: an orange line on a white one, unlike the
             # diagonal's black, so that a selected diagonal cell still stands out
-            Rectangle((0, 0), 1, 1, facecolor="none", edgecolor=c, zorder=_Z_SELECTION + k / 10)
+            ax.add_patch(
+                Rectangle((0, 0), 1, 1, facecolor="none", edgecolor=c, zorder=_Z_SELECTION + k / 10)
+            )
             for k, c in enumerate(("white", SELECTION_COLOUR))
         ]
-        for patch in (self._hatch, *self._outline):
-            ax.add_patch(patch)
         for patch in self._outline:
             patch.set_visible(False)
-        self.cell_values: CellValues | None = None
-        self.labels = ax.add_artist(TokenLabels(ax, pad=0.3 * fontsize))  # the token names
-        self._tick_params: dict[str, dict] = {}  # per axis: skip set_tick_params if unchanged
 
     # --- what is shown ---
 
@@ -330,19 +311,6 @@ class Heatmap:
     def shape(self) -> tuple[int, int]:
         return self.image.get_array().shape
 
-    @property
-    def colorbar_moves(self) -> bool:
-        """Whether the colorbar's scale changes with the numbers (all kinds but "weights")."""
-        return self.scale is not None and self.kind != "weights"
-
-    def moving_artists(self) -> list[Artist]:
-        """The artists that change with the numbers or the selection, in the order Axes.draw
-        draws them (by zorder), then the colorbar's scale if it moves. A fast redraw draws
-        these on a cached background."""
-        artists = [self.image, self._hatch, *self._diagonal, *self.ax.spines.values()]
-        artists += [*self._outline, *([self.cell_values] if self.cell_values else [])]
-        return artists + ([self.scale] if self.colorbar_moves else [])
-
     # --- changes ---
 
     def update(self, panel, *, mask=None) -> None:
@@ -350,12 +318,9 @@ class Heatmap:
 
         A :class:`~.panel.Panel` (of this heatmap's kind) may have any shape,
         labels and options: the heatmap is dressed anew for its current
-        position, cheaper than a new heatmap (new Axes cost about 1 ms a
-        tick); an explorer does this when n changes. The selection is clamped
-        to the new shape. A bare matrix changes the numbers only (the fast
-        path of a slider move). Either way the colour limits follow the
-        heatmap's rules, and nothing is drawn: call ``canvas.draw()`` (or let
-        an explorer redraw).
+        position. The selection is clamped to the new shape. A bare matrix
+        changes the numbers only. Either way the colour limits follow the
+        heatmap's rules, and nothing is drawn until the figure is.
 
         Parameters
         ----------
@@ -393,22 +358,35 @@ class Heatmap:
     def _set_data(self, data: np.ndarray) -> None:
         self.image.set_data(data)
         hidden = np.argwhere(np.ma.getmaskarray(data))  # (cells, 2): the masked (i, j)
-        if not np.array_equal(hidden, self._hidden):  # the same mask, move after move: keep it
-            self._hatch.set_path(_cells_path(hidden))
-            self._hidden = hidden
+        self._hatch.set_path(_cells_path(hidden))
         self._hatch.set_visible(len(hidden) > 0)
         self._follow_limits()
 
     def _follow_limits(self) -> None:
+        # New limits recolour the image, its colorbar and the values' ink
+        members = self.shared or [self]
         if self.shared:  # all follow the largest limit among them
             top = max(symmetric_limit(member.image.get_array()) for member in self.shared)
             for member in self.shared:
-                if member.image.get_clim() != (-top, top):
-                    member.image.set_clim(-top, top)
+                member.image.set_clim(-top, top)
+        else:
+            self.image.set_clim(*_limits(self.kind, self.image.get_array(), self.limit))
+        for member in members:
+            member._write_values()
+
+    def _write_values(self) -> None:
+        # Each cell's number, black on a light cell and white on a dark one
+        if not self.cell_values:
             return
-        low, high = _limits(self.kind, self.image.get_array(), self.limit)
-        if self.image.get_clim() != (low, high):
-            self.image.set_clim(low, high)
+        data = self.image.get_array()
+        rgba = self.image.to_rgba(data)  # (rows, cols, 4)
+        dark = rgba[..., :3] @ _LUMA <= _DARK  # (rows, cols, 3) @ (3,) -> (rows, cols)
+        blank = np.ma.getmaskarray(data)
+        for text, value, hidden, on_dark in zip(
+            self.cell_values, np.ma.getdata(data).ravel(), blank.ravel(), dark.ravel(), strict=True
+        ):
+            text.set_text("" if hidden else format_value(value))
+            text.set_color("white" if on_dark else "black")
 
     def select(self, cell: tuple[int, int] | None) -> None:
         """Outline cell ``(i, j)`` (row i, column j), or nothing if `cell` is None.
@@ -448,29 +426,20 @@ class Heatmap:
         ax.set_xlim(-0.5, cols - 0.5)
         ax.set_ylim(rows - 0.5, -0.5)
         self.limit = self._given_limit if panel.limit is None else panel.limit
-        self._set_data(data)
 
         box = ax.get_position()
         cell_w = box.width * fig.get_figwidth() / cols  # inches
         cell_h = box.height * fig.get_figheight() / rows
         cell_px = min(cell_w, cell_h) * fig.dpi
         row_size, col_size, rotation = label_style(row_labels, col_labels, cell_w, cell_h, fontsize)
-        for axis, size, turn in ((ax.xaxis, col_size, rotation), (ax.yaxis, row_size, 0)):
-            params = {"length": 0, "labelsize": size, "pad": 0.3 * fontsize, "labelrotation": turn}
-            # ~1 ms a tick for the pad or the rotation (new tick markers), little for a size:
-            # only what changed is set (matplotlib keeps the rest for new ticks)
-            known = self._tick_params.get(axis.axis_name, {})
-            changed = {key: value for key, value in params.items() if known.get(key) != value}
-            if changed:
-                axis.set_tick_params(**changed)
-                self._tick_params[axis.axis_name] = params
         row_step, col_step = label_steps(row_labels, col_labels, cell_w, cell_h, fontsize)
-        _set_ticks(ax.yaxis, row_labels, rows, row_step)
-        _set_ticks(ax.xaxis, col_labels, cols, col_step)
-        self.labels.rows = _side(row_labels, rows, row_step, row_size)
-        self.labels.cols = _side(col_labels, cols, col_step, col_size, rotation)
-        # y fixed at the top: nothing is drawn above the axes, so this is where
-        # matplotlib would put it, without measuring every tick label to check
+        for axis, labels, count, step, size, turn in (
+            (ax.yaxis, row_labels, rows, row_step, row_size, 0),
+            (ax.xaxis, col_labels, cols, col_step, col_size, rotation),
+        ):
+            axis.set_tick_params(length=0, labelsize=size, pad=0.3 * fontsize, labelrotation=turn)
+            _set_ticks(axis, labels, count, step)
+        # y fixed at the top: nothing is drawn above the axes
         ax.set_title(panel.title, fontsize=fontsize * 1.1, pad=0.6 * fontsize, y=1.0)
         ax.set_xlabel(panel.xlabel, fontsize=fontsize)
         ax.set_ylabel(panel.ylabel, fontsize=fontsize)
@@ -485,18 +454,16 @@ class Heatmap:
                 patch = PathPatch(
                     path, facecolor="none", edgecolor=colour, linewidth=lw * width, zorder=z
                 )
-                # add_artist: add_patch would also walk the path to grow the data limits,
-                # about 1 ms at n = 32, for limits set above
-                self._diagonal.append(ax.add_artist(patch))
+                self._diagonal.append(ax.add_patch(patch))
         for patch, lw in zip(self._outline, (4.2, 2.2), strict=True):
             patch.set_linewidth(lw * width)
         if self.selection is not None:
             i, j = self.selection
             self.select((min(i, rows - 1), min(j, cols - 1)))
 
-        if self.cell_values is not None:
-            self.cell_values.remove()
-            self.cell_values = None
+        for text in self.cell_values:
+            text.remove()
+        self.cell_values = []
         values = panel.values
         if values is None:
             values = rows <= MAX_VALUES_N and cols <= MAX_VALUES_N
@@ -505,8 +472,11 @@ class Heatmap:
             values = False
         if values:
             size = min(fontsize, 0.85 * cell_px / 3.1 * 72 / fig.dpi)  # 5 characters in 85%
-            self.cell_values = CellValues(self.image, size)
-            ax.add_artist(self.cell_values)
+            style = {"ha": "center", "va": "center_baseline", "fontsize": size, "zorder": _Z_VALUES}
+            self.cell_values = [
+                ax.text(j, i, "", clip_on=True, **style) for i in range(rows) for j in range(cols)
+            ]
+        self._set_data(data)  # the numbers, the hatching, the limits and the values' text
 
 
 def share_limit(heatmaps: Sequence[Heatmap]) -> None:
@@ -592,14 +562,11 @@ def heatmap(
     made = Heatmap(ax, data, kind=panel.kind, fontsize=fontsize, limit=limit)
     made.update(panel)
     if colorbar:
-        # the strip: the whole colour map, bottom to top, for any limits; the scale beside
-        # it follows the image's limits (see bar_scale)
-        strip = ScalarMappable(Normalize(0.0, 1.0), made.image.get_cmap())
-        bar = ax.figure.colorbar(strip, cax=cax, ax=None if cax is not None else ax)
-        bar.locator = NullLocator()
+        bar = ax.figure.colorbar(made.image, cax=cax, ax=None if cax is not None else ax)
+        if panel.kind == "weights":
+            bar.set_ticks(WEIGHT_TICKS)
         bar.minorticks_off()
         bar.outline.set_linewidth(0.8)
-        ticks = WEIGHT_TICKS if panel.kind == "weights" else None
-        made.scale = bar.ax.add_artist(BarScale(bar.ax, made.image, fontsize, ticks))
+        bar.ax.tick_params(labelsize=0.9 * fontsize, length=0.3 * fontsize, pad=0.2 * fontsize)
         made.colorbar = bar
     return made

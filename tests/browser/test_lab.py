@@ -136,7 +136,7 @@ def check_cell_click(page, i: int, kwargs: dict, cell, panel: int) -> tuple[list
     the breakdown under the picture must name that query and key and show the cell's
     score, as drawn in the cell. Returns (problems, ms from mouse-down to the outline)."""
     import attnlib
-    from attnlib.pictures.cell_values import format_value
+    from attnlib.pictures.heatmap import format_value
 
     row, col = cell
     ex = attnlib.toy_example(**{k: v for k, v in kwargs.items() if k in ("n", "d_k", "seed")})
@@ -216,7 +216,7 @@ def test_main_explorer_click_controls_and_keypress(lab, lab_tab, lab_root, recor
     problems += [f"the query i / key j menus: {problem}"] if problem else []
     if not problem:
         att = attnlib.self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
-        from attnlib.pictures.cell_values import format_value
+        from attnlib.pictures.heatmap import format_value
 
         problems += score_problems(pages.breakdown(page, small), att.scores, (3, 0), format_value)
     # the mask and heads controls (issue 12)

@@ -145,7 +145,7 @@ export function format(template, values) {
 
 const fixedText = (v, digits) => (v === -Infinity ? "-inf" : v.toFixed(digits));
 
-// attnlib.pictures.cell_values.format_value: at most 5 characters, a true minus
+// attnlib.pictures.heatmap.format_value: at most 5 characters, a true minus
 export function formatValue(value) {
   const size = Math.abs(value);
   const text = size < 9.995 ? value.toFixed(2) : size < 99.95 ? value.toFixed(1) : value.toFixed(0);
@@ -500,7 +500,7 @@ function hatch(ctx, p, g) {
   ctx.restore();
 }
 
-// Black on a light cell, white on a dark one (Rec. 709 luminance, as attnlib's CellValues),
+// Black on a light cell, white on a dark one (Rec. 709 luminance, as attnlib's heatmap),
 // in the largest font up to the labels' at which every value fits its cell; none below 9 px
 function values(ctx, p, g, lut, low, high, lay, family) {
   const texts = Array.from(p.matrix, formatValue);
