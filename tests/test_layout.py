@@ -158,12 +158,11 @@ def test_small_multiples_make_an_aligned_grid_that_fits_the_figure(count):
     lefts = sorted({round(box[0], 9) for box in g.boxes})
     bottoms = sorted({round(box[1], 9) for box in g.boxes})
     assert len(lefts) == cols and len(bottoms) == rows  # columns and rows line up
-    for k, (box, bar, slot) in enumerate(zip(g.boxes, g.bars, g.bar_slots, strict=True)):
+    for k, (box, bar) in enumerate(zip(g.boxes, g.bars, strict=True)):
         r, c = divmod(k, cols)
         assert box[0] == pytest.approx(lefts[c]) and box[1] == pytest.approx(bottoms[rows - 1 - r])
         assert box[0] + box[2] < bar[0] and bar[0] + bar[2] <= 1.0 and 0 < box[1]
-        assert box[1] + box[3] < slot[1] + slot[3] <= 1.0 + 1e-12  # the bar's slot is its row
-        assert slot[1] <= bar[1]
+        assert box[1] + box[3] < 1.0 and bar[1] == box[1] and bar[3] == box[3]
     one = geometry(panels[:1])  # small multiples have smaller boxes than one panel
     assert g.boxes[0][2] * g.width < one.boxes[0][2] * one.width
     for a in range(count):  # no two boxes overlap
@@ -178,7 +177,6 @@ def test_up_to_three_panels_keep_the_one_row_geometry():
     for count in (1, 2, 3):
         g = geometry(panels[:count])
         assert len({box[1] for box in g.boxes}) == 1
-        assert all(slot[1] == 0.0 and slot[3] == 1.0 for slot in g.bar_slots)
         widths = [g.boxes[k + 1][0] - g.boxes[k][0] for k in range(count - 1)]
         assert all(w == pytest.approx(widths[0]) for w in widths)
 

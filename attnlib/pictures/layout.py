@@ -24,7 +24,6 @@ from .heatmap import (
     READABLE_PX,
     READABLE_VALUE_CELL,
     Heatmap,
-    check_cell,
     heatmap,
     label_style,
     share_limit,
@@ -86,15 +85,6 @@ class Geometry:
         Dots per inch; base font size in points.
     boxes, bars : tuple of (left, bottom, width, height)
         Each heatmap's box and its colorbar's, in figure fractions.
-    bar_slots : tuple of (left, bottom, width, height)
-        Each colorbar with its tick labels, in figure fractions: nothing else
-        is drawn there.
-    shapes : tuple of (rows, cols)
-        Each panel's matrix shape.
-
-    Pixels of the picture (the PNG an explorer shows) count from its top-left
-    corner, x to the right and y down: :meth:`cell_at` and :meth:`cell_centre`
-    convert between them and cells.
     """
 
     width: float
@@ -103,65 +93,6 @@ class Geometry:
     font: float
     boxes: tuple[tuple[float, float, float, float], ...]
     bars: tuple[tuple[float, float, float, float], ...]
-    bar_slots: tuple[tuple[float, float, float, float], ...]
-    shapes: tuple[tuple[int, int], ...] = ()
-
-    @property
-    def pixels(self) -> tuple[int, int]:
-        """(width, height) of the picture in whole pixels, as the Agg canvas makes it."""
-        # (a hair added: a width fitted to 920 px is 919.99999... px in floating point)
-        return int(self.width * self.dpi + 1e-6), int(self.height * self.dpi + 1e-6)
-
-    def _box_pixels(self, panel: int) -> tuple[float, float, float, float]:
-        # (left, top, right, bottom) of a heatmap box in picture pixels. The canvas is
-        # int(height * dpi) pixels high and Agg flips y about that whole height, while
-        # figure fractions scale by the exact height * dpi.
-        left, bottom, w, h = self.boxes[panel]
-        W, H = self.width * self.dpi, self.height * self.dpi
-        top_row = self.pixels[1]
-        return left * W, top_row - (bottom + h) * H, (left + w) * W, top_row - bottom * H
-
-    def cell_at(self, x: float, y: float) -> tuple[int, int, int] | None:
-        """The cell under pixel (x, y) of the picture: (panel, i, j), or None outside every cell.
-
-        Parameters
-        ----------
-        x, y : float
-            From the picture's top-left corner, in the picture's own pixels
-            (scale a click on a picture shown at another size first).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> g = geometry([Panel(matrix=np.zeros((4, 4)))])
-        >>> g.cell_at(*g.cell_centre(0, 2, 3)), g.cell_at(0, 0)
-        ((0, 2, 3), None)
-        """
-        for panel, (rows, cols) in enumerate(self.shapes):
-            left, top, right, bottom = self._box_pixels(panel)
-            if left <= x < right and top <= y < bottom:
-                i = int((y - top) / (bottom - top) * rows)  # floor: both are >= 0
-                j = int((x - left) / (right - left) * cols)
-                return panel, min(i, rows - 1), min(j, cols - 1)
-        return None
-
-    def cell_centre(self, panel: int, i: int, j: int) -> tuple[float, float]:
-        """Pixel (x, y) of the middle of cell (i, j) of `panel`, from the picture's top-left.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> g = geometry([Panel(matrix=np.zeros((2, 2)))])
-        >>> x, y = g.cell_centre(0, 0, 1)
-        >>> bool(x > g.cell_centre(0, 0, 0)[0]), bool(y < g.cell_centre(0, 1, 1)[1])
-        (True, True)
-        """
-        if not 0 <= panel < len(self.shapes):
-            raise ValueError(f"panel must be from 0 to {len(self.shapes) - 1}, got {panel}")
-        rows, cols = self.shapes[panel]
-        i, j = check_cell((i, j), (rows, cols))
-        left, top, right, bottom = self._box_pixels(panel)
-        return left + (j + 0.5) * (right - left) / cols, top + (i + 0.5) * (bottom - top) / rows
 
 
 def grid_shape(count: int) -> tuple[int, int]:
@@ -280,7 +211,7 @@ def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
     width = sum(column_width) + right_pad
     fig_height = grid_rows * band
 
-    boxes, bars, slots = [], [], []
+    boxes, bars = [], []
     for k in range(len(panels)):
         r, c = divmod(k, grid_cols)
         x = sum(column_width[:c]) + column_left[c]
@@ -288,17 +219,7 @@ def _geometry(size: str, keys: tuple[tuple, ...]) -> Geometry:
         boxes.append((x / width, y / fig_height, box / width, height / fig_height))
         bar_x = x + box + bar_gap
         bars.append((bar_x / width, y / fig_height, bar_w / width, height / fig_height))
-        pad = bar_gap / 2  # the bar's outline is stroked across its edge
-        slots.append(
-            (
-                (bar_x - pad) / width,
-                (grid_rows - 1 - r) * band / fig_height,
-                (pad + bar_w + bar_labels) / width,
-                band / fig_height,
-            )
-        )
-    shapes = tuple(p["shape"] for p in panels)
-    return Geometry(width, fig_height, dpi, font, tuple(boxes), tuple(bars), tuple(slots), shapes)
+    return Geometry(width, fig_height, dpi, font, tuple(boxes), tuple(bars))
 
 
 class PanelFigure:
