@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import numpy as np
@@ -16,6 +17,7 @@ from matplotlib.path import Path as MplPath
 from attnlib import self_attention, toy_example
 from attnlib.pictures.heatmap import Heatmap, format_value, heatmap, share_limit, symmetric_limit
 from attnlib.pictures.panel import Panel
+from tests.panel_fields import BASE, CASES, SET, SHARING, STATIC_FIGURE_IGNORES
 
 
 def render(fig) -> np.ndarray:
@@ -155,6 +157,13 @@ def test_a_panel_and_the_same_options_as_keywords_draw_the_same_picture():
     by_keywords, _ = small_figure(matrix, **options)
     by_panel, _ = small_figure(Panel(matrix=matrix, **options))
     np.testing.assert_array_equal(render(by_keywords), render(by_panel))
+
+
+def test_a_panel_without_a_colorbar_gets_none_from_heatmap_too():
+    fig = Figure()
+    assert heatmap(fig.add_subplot(), Panel(matrix=[[1.0]], colorbar=False)).colorbar is None
+    assert heatmap(fig.add_subplot(), Panel(matrix=[[1.0]])).colorbar is not None
+    assert len(fig.axes) == 3
 
 
 def test_cell_values_are_left_out_of_cells_smaller_than_the_minimum():
@@ -372,3 +381,24 @@ def test_the_hatching_covers_exactly_the_masked_cells_and_follows_a_new_mask():
     assert hatched_cells(h) == sorted(map(tuple, np.argwhere(~mask.T).tolist()))
     h.update(np.zeros((4, 4)))  # no mask: nothing hatched
     assert not h._hatch.get_visible()
+
+
+# --- every option of Panel, set and unset (tests/panel_fields.py) ---
+
+
+def test_every_field_of_panel_is_listed_with_a_value_or_a_reason():
+    names = {f.name for f in dataclasses.fields(Panel)}
+    assert set(SET) | set(STATIC_FIGURE_IGNORES) == names, "a new field needs a line in SET"
+    assert not set(SET) & set(STATIC_FIGURE_IGNORES)
+
+
+@pytest.mark.parametrize(("name", "value"), CASES, ids=[f"{n}={v!r}"[:30] for n, v in CASES])
+def test_every_field_of_panel_changes_the_static_figure(name, value):
+    from attnlib.pictures.plotting import plot_panels
+
+    def pixels(panel) -> np.ndarray:
+        return render(plot_panels([panel, SHARING]))
+
+    unset = pixels(BASE)
+    changed = pixels(dataclasses.replace(BASE, **{name: value}))
+    assert unset.shape != changed.shape or (unset != changed).any(), name

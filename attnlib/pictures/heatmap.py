@@ -521,7 +521,8 @@ def heatmap(
         What to draw and how (see :class:`~.panel.Panel` for every option).
         A bare matrix is drawn as ``Panel(matrix=panel, **options)``.
     colorbar : bool, default True
-        Add a colorbar (in `cax` if given, else beside `ax`).
+        Add a colorbar (in `cax` if given, else beside `ax`), unless the
+        Panel says ``colorbar=False``.
     cax : matplotlib.axes.Axes, optional
         Axes for the colorbar.
     fontsize : float, default 10
@@ -561,7 +562,7 @@ def heatmap(
     data = _masked(panel.matrix, panel.mask)
     made = Heatmap(ax, data, kind=panel.kind, fontsize=fontsize, limit=limit)
     made.update(panel)
-    if colorbar:
+    if colorbar and panel.colorbar:
         bar = ax.figure.colorbar(made.image, cax=cax, ax=None if cax is not None else ax)
         if panel.kind == "weights":
             bar.set_ticks(WEIGHT_TICKS)
