@@ -37,3 +37,10 @@ STATIC_FIGURE_IGNORES = {
     "selection (Heatmap.select outlines a cell in any panel)",
 }
 SHARING = Panel(matrix=[[8.0, -8.0]], share_limit=True)  # the second panel of every figure
+
+#: Panel fields the page's module draws nothing for, with the reason
+PAGE_IGNORES = {
+    "min_value_cell": "the page writes a cell's value only in a font of 9 px or more that fits "
+    "the cell (values() in explorer.js): its own floor, in CSS pixels, where this one is in "
+    "points of a PNG",
+}

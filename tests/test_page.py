@@ -4,6 +4,9 @@ holds the page's drawing and arithmetic to the same numbers)."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 import numpy as np
 import pytest
 from matplotlib import colormaps
@@ -16,9 +19,18 @@ from attnlib.explorers import (
     ScalingExplorer,
     views,
 )
-from attnlib.explorers.page import TEXTS, cmap_table, page_data
+from attnlib.explorers.page import (
+    FRONT,
+    TEXTS,
+    cmap_table,
+    page_data,
+    page_key,
+    panel_for_page,
+)
 from attnlib.explorers.static import static_html
 from attnlib.maths.data import toy_example, toy_multi_head
+from attnlib.pictures.panel import Panel
+from tests.panel_fields import PAGE_IGNORES
 
 
 def attention_page(**values):
@@ -152,3 +164,17 @@ def test_an_error_in_answering_the_page_is_shown_not_swallowed():
     del e.numbers
     e.controls = {**e.controls, "seed": 4}
     assert e.last_error is None and e.error == "" and e.data["seed"] == 4
+
+
+def test_the_page_is_sent_and_reads_every_field_of_panel():
+    names = [f.name for f in dataclasses.fields(Panel)]
+    sent = panel_for_page(Panel(matrix=np.eye(2)))
+    assert list(sent) == [page_key(name) for name in names]  # every field, nothing else
+    source = (FRONT / "explorer.js").read_text(encoding="utf-8")
+    read = set(re.findall(r"\b(?:p|panel)\.(\w+)", source))  # what the drawing reads
+    assert set(PAGE_IGNORES) <= set(names)
+    for name in names:
+        if name in PAGE_IGNORES:  # listed as ignored: then the page must not read it
+            assert page_key(name) not in read, f"explorer.js reads {page_key(name)}: unlist it"
+        else:
+            assert page_key(name) in read, f"explorer.js never reads a panel's {page_key(name)}"

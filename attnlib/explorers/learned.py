@@ -10,7 +10,7 @@ from ..lessons import lookup
 from ..maths.validation import as_size
 from . import views
 from .controller import caption
-from .page import PageExplorer
+from .page import PageExplorer, panel_for_page
 
 __all__ = ["REPLAY_SECONDS", "LearnedExplorer", "TrainingProgress", "learned_explorer"]
 
@@ -24,23 +24,7 @@ def _view_for_the_page(view: views.View, match: int) -> dict:
         return [[None if v == -np.inf else float(v) for v in row] for row in a]
 
     att = view.data["attention"]
-    panels = [
-        {
-            "matrix": rows(p.matrix),
-            "title": p.title,
-            "kind": p.kind,
-            "rowLabels": list(p.row_labels or ()),
-            "colLabels": list(p.col_labels or ()),
-            "xlabel": p.xlabel,
-            "ylabel": p.ylabel,
-            "limit": p.limit,
-            "colorbar": p.colorbar,
-            "selectable": p.selectable,
-            "diagonal": p.diagonal,
-            "pass": 0,
-        }
-        for p in view.panels
-    ]
+    panels = [{**panel_for_page(p), "pass": 0} for p in view.panels]
     passes = [{name: rows(getattr(att, name)) for name in ("Q", "K", "scores", "weights")}]
     return {"panels": panels, "passes": passes, "readout": view.readout, "match": match}
 

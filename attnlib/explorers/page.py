@@ -19,6 +19,7 @@ drawn by matplotlib from the same view.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import traceback
 from collections.abc import Callable
@@ -35,6 +36,7 @@ from ..maths.data import toy_example, toy_multi_head
 from ..maths.validation import as_size
 from ..pictures.heatmap import check_cell
 from ..pictures.layout import check_size
+from ..pictures.panel import Panel
 from . import views as views_module
 from .controller import LIMITS, MAX_D, caption, tooltip
 
@@ -45,6 +47,8 @@ __all__ = [
     "PageExplorer",
     "cmap_table",
     "page_data",
+    "page_key",
+    "panel_for_page",
 ]
 
 #: The folder of the page's module and style sheet, shipped inside attnlib
@@ -126,6 +130,43 @@ def cmap_table(name: str) -> bytes:
     """
     cmap = colormaps[name].resampled(256)
     return cmap(np.arange(256), bytes=True).tobytes()  # (256, 4) uint8
+
+
+def page_key(field: str) -> str:
+    """The name the page's module gives a field of :class:`~attnlib.pictures.panel.Panel`.
+
+    Examples
+    --------
+    >>> page_key("row_labels"), page_key("title")
+    ('rowLabels', 'title')
+    """
+    first, *rest = field.split("_")
+    return first + "".join(word.title() for word in rest)
+
+
+def panel_for_page(panel: Panel) -> dict[str, Any]:
+    """`panel` as the page's module reads a panel: every field, by its :func:`page_key`, as JSON.
+
+    The matrix and the mask go as lists of rows (a masked score's −∞ as None),
+    labels as lists. Read from ``dataclasses.fields``: a new field of Panel is
+    sent without a change here.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sent = panel_for_page(Panel(matrix=[[0.5, -np.inf]], mask=[[True, False]], title="t"))
+    >>> sent["matrix"], sent["mask"], sent["title"], sent["rowLabels"]
+    ([[0.5, None]], [[True, False]], 't', None)
+    """
+
+    def as_json(value):
+        if isinstance(value, np.ndarray):
+            if value.dtype == bool:
+                return value.tolist()
+            return [[None if v == -np.inf else float(v) for v in row] for row in value]
+        return list(value) if isinstance(value, tuple) else value
+
+    return {page_key(f.name): as_json(getattr(panel, f.name)) for f in dataclasses.fields(Panel)}
 
 
 def _floats(a: np.ndarray) -> bytes:

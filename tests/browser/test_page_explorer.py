@@ -6,6 +6,7 @@ every cell of every head, and axe-core finds nothing to fix."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import itertools
 import json
 from pathlib import Path
@@ -368,3 +369,57 @@ def test_in_jupyterlab_a_move_is_drawn_without_the_kernel_and_python_learns_of_i
     assert after == active, "ArrowDown on the mask menu moved JupyterLab to another cell"
     record_property("summary", f"JupyterLab page explorer: keypress drawn {late:.1f} ms after")
     assert lab_tab.problems() == []
+
+
+# The page's module drawing the panels of one view (the learned explorer's way: panels
+# sent by the kernel), with a stand-in for the widget model; the canvas as a data URL
+_DRAW_PANELS_JS = """async ([source, state]) => {
+  if (!window.__module) window.__module = await import(
+    URL.createObjectURL(new Blob([source], {type: 'text/javascript'})));
+  const raw = (b64) => { const s = atob(b64), a = new Uint8Array(s.length);
+    for (let k = 0; k < s.length; k++) a[k] = s.charCodeAt(k); return new DataView(a.buffer); };
+  const all = {...state, cmaps: Object.fromEntries(
+    Object.entries(state.cmaps).map(([k, v]) => [k, raw(v)]))};
+  const model = {get: (k) => all[k], set() {}, on() {}, off() {}, save_changes() {}};
+  document.body.innerHTML = '<div id="e"></div>';
+  window.__module.default.render({model, el: document.getElementById('e')});
+  return document.querySelector('canvas.attnlib-canvas').toDataURL();
+}"""
+
+
+def test_every_field_of_panel_changes_the_pages_picture(tab):
+    """Each field of Panel set and unset, sent as the kernel sends a panel (panel_for_page):
+    the page draws something else, except for the fields PAGE_IGNORES lists, where it
+    draws the same."""
+    from attnlib.explorers.page import cmap_table, panel_for_page
+    from tests.panel_fields import BASE, CASES, PAGE_IGNORES, SHARING
+
+    tab.set_content("<!DOCTYPE html><html><body></body></html>")
+    source = (FRONT / "explorer.js").read_text(encoding="utf-8")
+    cmaps = {k: base64.b64encode(cmap_table(k)).decode() for k in ("viridis", "RdBu_r")}
+
+    def drawn(panel) -> str:
+        view = {"panels": [{**panel_for_page(p), "pass": 0} for p in (panel, SHARING)],
+                "passes": [], "readout": "", "match": 0}  # fmt: skip
+        state = {
+            "family": "views", "controls": {"step": 0, "example": 0}, "fixed": {},
+            "limits": {"step": {"caption": "step", "tooltip": "", "low": 0, "high": 0,
+                                "labels": [0]},
+                       "example": {"caption": "example", "tooltip": "", "low": 0, "high": 0}},
+            "data": {"d": 0, "width": 0, "heads": 0, "seed": 0}, "token_labels": [],
+            "text": {}, "cmaps": cmaps, "views": [[view]], "selection": [1, 1, 0],
+            "details": "", "size": "normal", "language": "en", "hint": "", "error": "",
+            "replay": {},
+        }  # fmt: skip
+        return tab.evaluate(_DRAW_PANELS_JS, [source, state])
+
+    unset = drawn(BASE)
+    assert drawn(BASE) == unset  # the same panel, the same picture
+    cases = [*CASES, ("selectable", True)]  # a selected cell is outlined where selectable
+    for name, value in cases:
+        changed = drawn(dataclasses.replace(BASE, **{name: value}))
+        if name in PAGE_IGNORES:
+            assert changed == unset, f"the page draws {name}: take it out of PAGE_IGNORES"
+        else:
+            assert changed != unset, f"the page draws nothing for {name}={value!r}"
+    assert tab.problems == []

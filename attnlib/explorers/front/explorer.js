@@ -159,8 +159,11 @@ const numbers = (a) => Array.from(a, (v) => v.toFixed(2)).join(" ");
 // --------------------------------------------------------------------------- what is shown
 
 // Each family: its panels for the current controls, the readout under them, and the
-// breakdown of a selected cell's summary line. A panel is {matrix, rows, cols, title,
-// kind, rowLabels, colLabels, xlabel, ylabel, mask, selectable, colorbar, diagonal, pass}.
+// breakdown of a selected cell's summary line. A panel is attnlib's Panel with its fields'
+// names in camelCase (attnlib.explorers.page.panel_for_page: matrix, title, rowLabels,
+// colLabels, xlabel, ylabel, kind, diagonal, values, minValueCell, limit, colorbar,
+// shareLimit, selectable, mask; a field left out has Panel's default), the matrix flat with
+// its rows and cols, and the index of the pass whose numbers a click explains (pass).
 const FAMILIES = {
   attention(state) {
     const { n, d_k, heads, mask: maskName } = state.controls;
@@ -224,7 +227,7 @@ const FAMILIES = {
     const att = selfAttention(state.data, 0, n, d_k, d_v);
     const panels = [["Q", att.Q, d_k, "d_k"], ["K", att.K, d_k, "d_k"], ["V", att.V, d_v, "d_v"]]
       .map(([name, M, cols, width]) => ({
-        matrix: M, rows: n, cols, kind: "diverging", share: true, rowLabels: tokens,
+        matrix: M, rows: n, cols, kind: "diverging", shareLimit: true, rowLabels: tokens,
         title: `${name} = X W_${name}  (${n} × ${cols})`,
         xlabel: format(t("coordinate ({width} = {cols})"), { width, cols }),
         ylabel: name === "Q" ? t("token") : "", colorbar: name === "V",
@@ -265,7 +268,8 @@ function unpackView(v) {
                                    weights: flat(a.weights), n: a.weights.length,
                                    d_k: a.Q[0].length })),
     panels: v.panels.map((p) => ({ ...p, matrix: flat(p.matrix), rows: p.matrix.length,
-                                   cols: p.matrix[0].length, mask: null })),
+                                   cols: p.matrix[0].length,
+                                   mask: p.mask ? Uint8Array.from(p.mask.flat(), Number) : null })),
   };
 }
 
@@ -436,9 +440,20 @@ function cells(panel, b) {
   return { cell, x: b.x, y: b.y, w: cell * panel.cols, h: cell * panel.rows };
 }
 
+// The numbers of a panel's cells that are shown (a masked cell counts for no limit)
+const shownValues = (p) => (p.mask ? p.matrix.filter((_, k) => p.mask[k]) : p.matrix);
+
+// attnlib.pictures.panel.KINDS: each kind's colour map and colour limits
+const CMAPS = { diverging: "RdBu_r", weights: "viridis", sequential: "viridis" };
 function limits(panel, shared) {
   if (panel.kind === "weights") return [0, 1];
-  const top = panel.limit ?? (panel.share ? shared : symmetricLimit(panel.matrix));
+  if (panel.kind === "sequential") { // the data's minimum and maximum
+    const finite = Array.from(shownValues(panel)).filter(Number.isFinite);
+    if (!finite.length) return [-0.5, 0.5];
+    const low = Math.min(...finite), high = Math.max(...finite);
+    return high > low ? [low, high] : [low - 0.5, high + 0.5];
+  }
+  const top = panel.limit ?? (panel.shareLimit ? shared : symmetricLimit(shownValues(panel)));
   return [-top, top];
 }
 
@@ -447,12 +462,12 @@ function drawPanels(ctx, lay, panels, state, selection) {
   ctx.clearRect(0, 0, lay.width, lay.height);
   lay.titles = [];
   drawnTexts = new Set();
-  const shared = symmetricLimit(panels.filter((p) => p.share).flatMap((p) => Array.from(p.matrix)));
+  const shared = symmetricLimit(panels.filter((p) => p.shareLimit).flatMap((p) => Array.from(shownValues(p))));
   const family = getComputedStyle(ctx.canvas).fontFamily || "sans-serif";
   panels.forEach((p, k) => {
     const b = lay.boxes[k], g = cells(p, b);
     const [low, high] = limits(p, shared);
-    const lut = cmaps[p.kind === "weights" ? "viridis" : "RdBu_r"];
+    const lut = cmaps[CMAPS[p.kind ?? "diverging"]];
     const img = ctx.createImageData(p.cols, p.rows);
     for (let i = 0; i < p.rows; i++)
       for (let j = 0; j < p.cols; j++) {
@@ -472,7 +487,7 @@ function drawPanels(ctx, lay, panels, state, selection) {
       for (let i = 0; i < Math.min(p.rows, p.cols); i++)
         ctx.strokeRect(g.x + i * g.cell + 1, g.y + i * g.cell + 1, g.cell - 2, g.cell - 2);
     }
-    if (p.rows <= MAX_VALUES_N && p.cols <= MAX_VALUES_N) values(ctx, p, g, lut, low, high, lay, family);
+    if (p.values ?? (p.rows <= MAX_VALUES_N && p.cols <= MAX_VALUES_N)) values(ctx, p, g, lut, low, high, lay, family);
     ctx.strokeStyle = "#444"; ctx.lineWidth = 1; ctx.strokeRect(g.x + 0.5, g.y + 0.5, g.w - 1, g.h - 1);
     labels(ctx, p, g, b, lay, family);
     if (p.colorbar !== false) colourBar(ctx, p, g, b, lut, low, high, lay, family);
@@ -589,7 +604,7 @@ function colourBar(ctx, p, g, b, lut, low, high, lay, family) {
     ctx.fillRect(x, g.y + (s * h) / steps, 12, h / steps + 0.5);
   }
   ctx.strokeStyle = "#444"; ctx.strokeRect(x + 0.5, g.y + 0.5, 11, h - 1);
-  const ticks = p.kind === "weights" ? WEIGHT_TICKS : [low, low / 2, 0, high / 2, high];
+  const ticks = p.kind === "weights" ? WEIGHT_TICKS : [0, 1, 2, 3, 4].map((k) => low + (k / 4) * (high - low));
   ctx.fillStyle = "#000"; ctx.font = `${lay.label}px ${family}`;
   ctx.textAlign = "left"; ctx.textBaseline = "middle";
   for (const v of ticks) {
@@ -726,6 +741,7 @@ export function render({ model, el }) {
       canvas.style.width = `${lay.width}px`; canvas.style.height = `${lay.height}px`;
       ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     }
+    if (selection && !selectable().length) selection = null; // no panel takes a selection
     if (selection) { // clamp: n may have shrunk, a head may be gone
       const [i, j, panel] = selection;
       const keep = selectable().includes(panel) ? panel : selectable()[0];
