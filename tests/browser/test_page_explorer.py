@@ -21,6 +21,7 @@ from attnlib.explorers import AttentionExplorer, EmbeddingExplorer, QKVExplorer,
 from attnlib.explorers.page import FRONT
 from attnlib.explorers.static import write_html
 from attnlib.pictures.heatmap import symmetric_limit
+from attnlib.pictures.panel import Panel
 
 from .conftest import skip_or_fail
 from .pages import LOCAL
@@ -423,3 +424,86 @@ def test_every_field_of_panel_changes_the_pages_picture(tab):
         else:
             assert changed != unset, f"the page draws nothing for {name}={value!r}"
     assert tab.problems == []
+
+
+_FAMILY_JS = """([family, data, controls, fixed, tokens, text]) => {
+  const un = (s) => { const b = atob(s), a = new Uint8Array(b.length);
+    for (let k = 0; k < b.length; k++) a[k] = b.charCodeAt(k); return new Float64Array(a.buffer); };
+  const numbers = {X: un(data.X), W_Q: un(data.W_Q), W_K: un(data.W_K), W_V: un(data.W_V),
+                   d: data.d, width: data.width, heads: data.heads, seed: data.seed};
+  const state = {family, controls: {heads: 1, ...controls}, fixed, tokens, data: numbers,
+                 t: (key) => text[key] ?? key};
+  const shown = window.__m.FAMILIES[family](state);
+  return {readout: shown.readout, panels: shown.panels.map((p) => ({...p,
+    matrix: Array.from(p.matrix), mask: p.mask ? Array.from(p.mask, Boolean) : null}))};
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: AttentionExplorer(n=6, d_k=4, seed=0, heads=1, mask="none", d=8),
+        lambda: AttentionExplorer(n=12, d_k=16, seed=3, heads=1, mask="causal", d=8),
+        lambda: AttentionExplorer(n=5, d_k=2, seed=1, heads=4, mask="causal", d=8),
+        lambda: AttentionExplorer(n=6, d_k=4, seed=0, heads=8, mask="none", d=8),
+        lambda: ScalingExplorer(d_k=16, seed=0, n=8, d=8),
+        lambda: QKVExplorer(d_k=4, d_v=3, seed=0, n=6, d=8),
+        lambda: EmbeddingExplorer(n=6, d=8, seed=0),
+    ],
+    ids=["attention", "causal", "heads-4", "heads-8", "scaling", "qkv", "embedding"],
+)
+def test_the_pages_panels_and_readout_are_the_views(tab, make, language):
+    """What each family of the page builds (FAMILIES in explorer.js) is the Python view
+    of the same controls: every field of every panel (PAGE_IGNORES aside) and the readout.
+    An option set in attnlib's panels and not in the page's family fails here."""
+    from attnlib import set_language
+    from attnlib.explorers.page import page_key, panel_for_page
+    from tests.panel_fields import PAGE_IGNORES
+
+    set_language(language)
+    try:
+        e = make()
+        view = e.shown
+    finally:
+        set_language("en")
+    _module_page(tab)
+    data = {k: base64.b64encode(v).decode() if isinstance(v, bytes) else v
+            for k, v in e.data.items()}  # fmt: skip
+    got = tab.evaluate(_FAMILY_JS, [e.family, data, e.controls, e.fixed, e.token_labels, e.text])
+    assert len(got["panels"]) == len(view.panels)
+    defaults = {page_key(f.name): f.default for f in dataclasses.fields(Panel)}
+    for k, (mine, panel) in enumerate(zip(got["panels"], view.panels, strict=True)):
+        want = panel_for_page(panel)
+        assert (mine["rows"], mine["cols"]) == panel.shape
+        shown = np.array(mine["matrix"], dtype=float).reshape(panel.shape)
+        np.testing.assert_allclose(shown, panel.matrix, rtol=0, atol=1e-12)
+        mask = None if mine["mask"] is None else np.array(mine["mask"]).reshape(panel.shape)
+        assert (mask is None) == (panel.mask is None) and (
+            mask is None or (mask == panel.mask).all()
+        ), f"panel {k}: mask"
+        for name in [page_key(f.name) for f in dataclasses.fields(Panel)]:
+            if name in ("matrix", "mask") or name in map(page_key, PAGE_IGNORES):
+                continue
+            assert mine.get(name, defaults[name]) == want[name], f"panel {k}: {name}"
+    assert got["readout"] == view.readout
+    assert tab.problems == []
+
+
+def test_the_page_writes_numbers_as_python_formats_them(tab):
+    """fixedText is f"{v:.Nf}" and formatValue is format_value, ties included (1/8 = 0.125:
+    "0.12"; toFixed writes "0.13")."""
+    from attnlib.pictures.heatmap import format_value
+
+    _module_page(tab)
+    rng = np.random.default_rng(0)
+    values = [k / 16 for k in range(-40, 41)] + [k / 1000 + 0.0005 for k in range(-50, 50)]
+    values += (rng.normal(size=200) * 10.0 ** rng.integers(-3, 3, size=200)).tolist()
+    values += [0.0, -0.001, 9.995, 99.95, 123456.785, 2.5, 3.5, -2.5]
+    got = tab.evaluate(
+        """(values) => values.map((v) => [0, 1, 2].map((d) => window.__m.fixedText(v, d))
+                                 .concat([window.__m.formatValue(v)]))""",
+        values,
+    )
+    want = [[f"{v:.0f}", f"{v:.1f}", f"{v:.2f}", format_value(v)] for v in values]
+    assert got == want

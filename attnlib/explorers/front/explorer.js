@@ -143,18 +143,26 @@ export function format(template, values) {
   });
 }
 
-const fixedText = (v, digits) => (v === -Infinity ? "-inf" : v.toFixed(digits));
+// Python's f"{v:.{digits}f}": the nearest, and an exact tie to even, where toFixed rounds a
+// tie up (1/8 = 0.125: Python "0.12", toFixed "0.13"). toFixed(100) writes the double exactly.
+export function fixedText(v, digits) {
+  if (!Number.isFinite(v)) return v === -Infinity ? "-inf" : v > 0 ? "inf" : "nan";
+  const exact = Math.abs(v).toFixed(100), cut = exact.indexOf(".") + 1 + digits;
+  const kept = exact.slice(0, digits ? cut : cut - 1);
+  if (!/^50*$/.test(exact.slice(cut)) || Number(kept.at(-1)) % 2) return v.toFixed(digits);
+  return (v < 0 ? "-" : "") + kept; // a tie, and the digit kept is even: cut, as Python does
+}
 
 // attnlib.pictures.heatmap.format_value: at most 5 characters, a true minus
 export function formatValue(value) {
   const size = Math.abs(value);
-  const text = size < 9.995 ? value.toFixed(2) : size < 99.95 ? value.toFixed(1) : value.toFixed(0);
+  const text = fixedText(value, size < 9.995 ? 2 : size < 99.95 ? 1 : 0);
   return text.replace("-", "\u2212");
 }
 
 const escape = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const shape = (...sizes) => `(${sizes.join(", ")})`;
-const numbers = (a) => Array.from(a, (v) => v.toFixed(2)).join(" ");
+const numbers = (a) => Array.from(a, (v) => fixedText(v, 2)).join(" ");
 
 // --------------------------------------------------------------------------- what is shown
 
@@ -164,7 +172,7 @@ const numbers = (a) => Array.from(a, (v) => v.toFixed(2)).join(" ");
 // colLabels, xlabel, ylabel, kind, diagonal, values, minValueCell, limit, colorbar,
 // shareLimit, selectable, mask; a field left out has Panel's default), the matrix flat with
 // its rows and cols, and the index of the pass whose numbers a click explains (pass).
-const FAMILIES = {
+export const FAMILIES = {
   attention(state) {
     const { n, d_k, heads, mask: maskName } = state.controls;
     const mask = maskName === "causal" ? causalMask(n) : null;
@@ -345,7 +353,7 @@ function scalingReadout(t, unscaled, scaled) {
      mean(rowEntropy(scaled.weights, n))],
   ];
   const body = rows.map(([name, a, b]) =>
-    `<tr><td>${name}</td><td>${a.toFixed(2)}</td><td>${b.toFixed(2)}</td></tr>`).join("");
+    `<tr><td>${name}</td><td>${fixedText(a, 2)}</td><td>${fixedText(b, 2)}</td></tr>`).join("");
   const saturated = format(t("A saturated softmax has max weight near 1 and entropy near 0; "
                              + "an even one 1/{n} = {even:.2f} and log {n} = {ln_n:.2f}."),
                            { n, even: 1 / n, ln_n: Math.log(n) });
@@ -387,7 +395,7 @@ function summary(t, shown, i, j, panel) {
     for (let c = 0; c < att.d_k; c++) products.push(att.Q[i * att.d_k + c] * att.K[j * att.d_k + c]);
     const dot = products.reduce((s, x) => s + x, 0);
     const order = products.map((p, c) => c).sort((a, b) => Math.abs(products[b]) - Math.abs(products[a]) || a - b);
-    const terms = order.slice(0, 2).map((c) => `c = ${c} (${products[c].toFixed(2)})`).join(", ");
+    const terms = order.slice(0, 2).map((c) => `c = ${c} (${fixedText(products[c], 2)})`).join(", ");
     text = format(t("score {score:.2f}, weight α = {weight:.2f}; q·k = {dot:.2f}, "
                     + "mostly from {terms} of its {d_k} products"),
                   { score, weight: att.weights[i * att.n + j], dot, terms, d_k: att.d_k });
