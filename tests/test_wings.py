@@ -11,6 +11,7 @@ read in one sitting.
 from __future__ import annotations
 
 import ast
+import importlib
 import io
 import tokenize
 from pathlib import Path
@@ -121,6 +122,103 @@ def test_no_module_imports_a_private_name_of_another():
             if isinstance(node, ast.ImportFrom) and node.module:
                 private = [a.name for a in node.names if a.name.startswith("_")]
                 assert not private, f"{path.relative_to(PACKAGE)} imports {private}"
+
+
+#: names with a leading underscore that are another library's public API
+PUBLIC_UNDERSCORED = {
+    *("_replace", "_asdict", "_fields", "_make"),  # a NamedTuple's
+    *("_repr_png_", "_repr_mimebundle_", "_repr_html_"),  # IPython's display protocol
+}
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")  # __future__ is not private
+
+
+def _root(node: ast.expr) -> str | None:
+    # the name an attribute chain starts from: mimage for mimage.AxesImage._make_image
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _foreign_names(tree: ast.Module) -> set[str]:
+    # the names a module binds to another package's modules and objects (matplotlib, numpy, ...)
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.asname or a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            if node.module.split(".")[0] not in ("attnlib", "__future__"):
+                names |= {a.asname or a.name for a in node.names}
+    return names
+
+
+def _inherited(path: Path, cls: str, name: str) -> bool:
+    # whether class `cls` of module `path` has `name` from a class that is not attnlib's
+    dotted = ".".join(("attnlib", *path.relative_to(PACKAGE).with_suffix("").parts))
+    made = getattr(importlib.import_module(dotted.removesuffix(".__init__")), cls)
+    return any(
+        name in vars(base) for base in made.__mro__[1:] if not base.__module__.startswith("attnlib")
+    )
+
+
+def test_attnlib_uses_no_private_name_of_another_library():
+    # Not imported (from matplotlib._api, import _x); not read from another package's
+    # name (mimage._resample, FT2Font._layout, getattr(mimage, "_resample")); not
+    # overridden in a subclass of another package's class (RendererAgg._draw_text_glyphs_
+    # and_boxes); and every other `x._name` attnlib reads is one attnlib defines itself
+    # (a method, an attribute it sets). A private name read from a variable whose name
+    # attnlib happens to define too (font._layout, beside a _layout of ours) goes unseen.
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in modules()}
+    ours = set(PUBLIC_UNDERSCORED)
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                ours.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                ours.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                ours.add(node.id)
+            elif isinstance(node, ast.arg):
+                ours.add(node.arg)
+    found = []
+    for path, tree in trees.items():
+        where, foreign = path.relative_to(PACKAGE), _foreign_names(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                if node.attr not in ours or _root(node) in foreign - PUBLIC_UNDERSCORED:
+                    found.append(f"{where}:{node.lineno}: .{node.attr}")
+            elif (  # getattr(mimage, "_resample", None), hasattr(RendererAgg, "_...")
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("getattr", "hasattr")
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+                and _private(str(node.args[1].value))
+                and (node.args[1].value not in ours or _root(node.args[0]) in foreign)
+            ):
+                found.append(f"{where}:{node.lineno}: {node.func.id}(..., {node.args[1].value!r})")
+            elif isinstance(node, ast.ClassDef) and any(_root(b) in foreign for b in node.bases):
+                found += [
+                    f"{where}:{item.lineno}: {node.name} overrides {item.name}"
+                    for item in node.body
+                    if isinstance(item, ast.FunctionDef)
+                    and _private(item.name)
+                    and item.name not in PUBLIC_UNDERSCORED
+                    and _inherited(path, node.name, item.name)
+                ]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                private = [a.name for a in node.names if _private(a.name)]
+                if node.module.split(".")[0] != "attnlib" and (
+                    private or any(map(_private, node.module.split(".")))
+                ):
+                    found.append(f"{where}:{node.lineno}: from {node.module} import {private}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if any(map(_private, alias.name.split("."))):
+                        found.append(f"{where}:{node.lineno}: import {alias.name}")
+    assert not found, "\n".join(found)
 
 
 def code_lines(source: str) -> int:
