@@ -172,7 +172,7 @@ def learned_explorer(
     `example` slider over the sequences of `task`, above its scores and weights.
 
     Each picture is :func:`attnlib.lookup.learned_view` ``(history, task, step,
-    example)`` drawn as :func:`explorer` draws (fast redraw, click a cell
+    example)`` drawn in the page as :func:`explorer` draws (click a cell
     for its breakdown). The bottom row is the query token.
 
     Parameters

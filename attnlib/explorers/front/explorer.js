@@ -739,7 +739,6 @@ export function render({ model, el }) {
 
   // Compute and draw: the whole of a move, in the frame of its input event
   function draw() {
-    state.controls.heads ??= 1;
     shown = FAMILIES[state.family](state);
     const key = `${state.family}:${shown.panels.length}:${size}`;
     if (!lay || lay.key !== key) { // a new layout (another number of heads): size the canvas
