@@ -24,8 +24,8 @@ from attnlib.pictures.heatmap import symmetric_limit
 from attnlib.pictures.panel import Panel
 
 from .conftest import skip_or_fail
-from .pages import LOCAL
 from .servers import in_ci as servers_in_ci
+from .pages import LOCAL
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -443,11 +443,7 @@ _FAMILY_JS = """([family, data, controls, fixed, tokens, text]) => {
     for (let k = 0; k < b.length; k++) a[k] = b.charCodeAt(k); return new Float64Array(a.buffer); };
   const numbers = {X: un(data.X), W_Q: un(data.W_Q), W_K: un(data.W_K), W_V: un(data.W_V),
                    d: data.d, width: data.width, heads: data.heads, seed: data.seed};
-<<<<<<< HEAD
-  const state = {family, controls: {heads: 1, ...controls}, fixed, tokens, data: numbers,
-=======
   const state = {family, controls, fixed, tokens, data: numbers,
->>>>>>> pictures
                  t: (key) => text[key] ?? key};
   const shown = window.__m.FAMILIES[family](state);
   return {readout: shown.readout, panels: shown.panels.map((p) => ({...p,
@@ -540,8 +536,6 @@ def test_the_page_writes_numbers_as_python_formats_them(tab):
     )
     want = [[f"{v:.0f}", f"{v:.1f}", f"{v:.2f}", format_value(v)] for v in values]
     assert got == want
-<<<<<<< HEAD
-=======
 
 
 _SENT_CONTROLS_JS = """async ([source, state]) => {
@@ -592,4 +586,3 @@ def test_the_page_tells_the_kernel_the_explorers_controls_and_no_others(tab, mak
     assert len(sent) == len(e.CONTROLS)
     assert all(names == sorted(e.CONTROLS) for names in sent), sent
     assert tab.problems == []
->>>>>>> pictures
