@@ -24,8 +24,8 @@ from attnlib.pictures.heatmap import symmetric_limit
 from attnlib.pictures.panel import Panel
 
 from .conftest import skip_or_fail
-from .servers import in_ci as servers_in_ci
 from .pages import LOCAL
+from .servers import in_ci as servers_in_ci
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
