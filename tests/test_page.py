@@ -193,3 +193,10 @@ def test_the_page_is_sent_and_reads_every_field_of_panel():
             assert page_key(name) not in read, f"explorer.js reads {page_key(name)}: unlist it"
         else:
             assert page_key(name) in read, f"explorer.js never reads a panel's {page_key(name)}"
+
+
+def test_controls_the_explorer_has_not_are_refused_where_they_arrive():
+    e = ScalingExplorer(d_k=4, seed=0, n=8, d=8)
+    e.controls = {**e.controls, "heads": 1}  # what a page that sends too much would send
+    assert isinstance(e.last_error, ValueError)
+    assert "the page sent controls ['d_k', 'heads', 'seed']" in e.error

@@ -380,6 +380,11 @@ class PageExplorer(anywidget.AnyWidget):
         # What the page sends after a move it drew: a new seed needs new numbers; a
         # selection, its breakdown. Nothing else is computed here.
         def answer():
+            if sorted(change["new"]) != sorted(self.CONTROLS):  # the page's message, checked
+                raise ValueError(
+                    f"the page sent controls {sorted(change['new'])}; "
+                    f"{type(self).__name__} has {sorted(self.CONTROLS)}"
+                )
             self._refresh_data(change["new"])
             self.moved(change["old"], change["new"])
             if self.selection:
