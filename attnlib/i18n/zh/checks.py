@@ -523,10 +523,12 @@ MESSAGES = {
     ),
     "right: {right}. {shown}": "正确：{right}。{shown}",
     "you predicted {choice!r}, but it is {right}: {shown}": "你预测的是 {choice!r}，实际是{right}：{shown}",
-    "the saturated softmax does pass back less to the scores, but an unscaled score "
-    "q · k moves √d_k = {root:g} times more when q or k moves, and that wins": (
-        "饱和的 softmax 传回注意力分数的梯度确实更少；但不缩放的注意力分数 q · k 在 q 或 k "
-        "变化时，变化量要大 √d_k = {root:g} 倍，后者占了上风"
+    "a saturated softmax does pass back less to its scores, but an unscaled score q · k "
+    "moves √d_k = {root:g} times more when q or k moves: the rows that are not saturated "
+    "pass back a lot, and they make the batch's gradient larger": (
+        "饱和的 softmax 传回注意力分数的梯度确实更少；但未缩放的注意力分数 q · k 在 q 或 k "
+        "变化时，变化量要大 √d_k = {root:g} 倍：没有饱和的那些行传回的梯度很大，"
+        "整批的梯度就因它们而更大"
     ),
     "a score's gradient reaches W_Q through q: how strongly does q · k depend on q, "
     "compared with q · k / √d_k?": (
