@@ -160,7 +160,7 @@ def test_check_pick_names_the_weight_of_a_wrong_pick(trained, seq):
     ("prediction", "words"),
     [
         (None, "replace None with your prediction"),
-        (..., "replace None with your prediction"),
+        (..., "replace ... with your prediction"),
         ("zz", "'zz' is not a token of this sequence"),
         (9, "position 9 is outside 0 to 5"),
         (-1, "position -1 is outside 0 to 5"),

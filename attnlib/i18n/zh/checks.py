@@ -482,8 +482,9 @@ MESSAGES = {
     "passed: softmax(logits) - one_hot(answer), as finite differences of the cross-entropy say": (
         "通过：softmax(logits) - one_hot(answer)，与交叉熵的有限差分结果一致"
     ),
-    "replace None with your prediction: a position (0, 1, ...) or a token such as {example!r}": (
-        "把 None 换成你的预测：一个位置（0, 1, ...），或一个词元，例如 {example!r}"
+    "replace {placeholder} with your prediction: a position (0, 1, ...) or a token such as "
+    "{example!r}": (
+        "把 {placeholder} 换成你的预测：一个位置（0, 1, ...），或一个词元，例如 {example!r}"
     ),
     "{prediction!r} is not a token of this sequence: {tokens}": (
         "{prediction!r} 不是这个序列里的词元：{tokens}"
@@ -663,8 +664,9 @@ MESSAGES = {
         "parts[0] 把 M 的行混在了一起：reshape 按行读取 M，所以第一块取的是完整的第 0、1 行，"
         "而不是每一行的第 0 … {last} 列"
     ),
-    "your head 0 takes every {heads}th column (0, {heads}, …): interleaved, not a block": (
-        "你的头 0 每隔 {heads} 列取一列（0, {heads}, …）：这是交错取列，不是一整块"
+    "your head 0 takes the columns 0, {heads}, {twice}, …, one in every {heads}: "
+    "interleaved, not a block": (
+        "你的头 0 取的是第 0、{heads}、{twice}、… 列，每 {heads} 列取一列：这是交错取列，不是一整块"
     ),
     "you returned shape {got}, (n, heads, w); expected {want}, one (n, w) matrix per head": (
         "你返回的形状是 {got}，即 (n, heads, w)；应为 {want}，每个头一个 (n, w) 矩阵"

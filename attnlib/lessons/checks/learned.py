@@ -143,8 +143,9 @@ def _position(prediction, tokens: list[str]) -> int:
     if prediction is None or prediction is Ellipsis:
         raise Failure(
             tr(
-                "replace None with your prediction: a position "
+                "replace {placeholder} with your prediction: a position "
                 "(0, 1, ...) or a token such as {example!r}",
+                placeholder="..." if prediction is Ellipsis else "None",
                 example=tokens[0],
             )
         )
