@@ -140,7 +140,7 @@ def test_plot_saturation_has_three_panels_with_their_curves_and_ranges():
     assert titles == [
         "max weight",
         "row entropy, nats (max ln 8 = 2.08)",
-        r"softmax Jacobian $\|J\|_F$",
+        r"softmax Jacobian $\|J\|_F$, median",
     ]
     for ax, (unscaled, scaled) in zip(fig.axes, curves.values(), strict=True):
         got_unscaled, got_scaled = ax.get_lines()
@@ -190,3 +190,64 @@ def test_plot_losses_refuses_curves_it_cannot_draw(curves):
 
     with pytest.raises(ValueError, match="curves"):
         plot_losses(curves)
+
+
+def test_plot_gradient_spread_draws_every_value_and_marks_median_and_quartiles():
+    from attnlib.maths.stats import spread
+    from attnlib.pictures.charts import plot_gradient_spread
+
+    rng = np.random.default_rng(5)
+    unscaled = [rng.exponential(size=40) ** 6, np.concatenate([np.zeros(5), rng.random(20)])]
+    scaled = [0.3 + 0.01 * rng.random(40), 0.3 + 0.01 * rng.random(25)]
+    fig = plot_gradient_spread(
+        ["d_k = 4", "d_k = 256"], unscaled, scaled, near_zero=0.01, ylabel="size", title="rows"
+    )
+    assert isinstance(fig, StaticFigure)
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "log" and ax.get_title() == "rows" and ax.get_ylabel() == "size"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["d_k = 4", "d_k = 256"]
+    strips = ax.collections  # unscaled then scaled, per group
+    assert len(strips) == 4
+    marks = [line for line in ax.get_lines() if line.get_color() == "black"]
+    assert len(marks) == 8  # per strip: the quartile line, then the median bar
+    for k, (g, sample) in enumerate(
+        [(0, unscaled[0]), (0, scaled[0]), (1, unscaled[1]), (1, scaled[1])]
+    ):
+        xy = strips[k].get_offsets()
+        np.testing.assert_allclose(xy[:, 1], np.maximum(sample, 1e-4))  # zeros on the floor
+        x = g + (0.2 if k % 2 else -0.2)
+        assert (np.abs(xy[:, 0] - x) <= 0.12).all()  # around its place, beside its partner
+        s = spread(sample, 0.01)
+        quartiles, median = marks[2 * k], marks[2 * k + 1]
+        np.testing.assert_allclose(quartiles.get_ydata(), np.maximum([s.q1, s.q3], 1e-4))
+        np.testing.assert_allclose(median.get_ydata(), [max(s.median, 1e-4)] * 2)
+    thresholds = sorted(
+        line.get_ydata()[0] for line in ax.get_lines() if line.get_color() == "grey"
+    )
+    assert thresholds == [1e-4, 0.01]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == [
+        "unscaled",
+        "scaled",
+        "median; quartiles",
+        "near zero: below 0.01",
+        "0.0001 or less",
+    ]
+    again = plot_gradient_spread(
+        ["d_k = 4", "d_k = 256"], unscaled, scaled, near_zero=0.01, ylabel="size", title="rows"
+    )
+    np.testing.assert_array_equal(
+        again.axes[0].collections[0].get_offsets(), strips[0].get_offsets()
+    )
+
+
+def test_plot_gradient_spread_names_what_it_cannot_draw():
+    from attnlib.pictures.charts import plot_gradient_spread
+
+    good = dict(near_zero=0.01, ylabel="y", title="t")
+    with pytest.raises(ValueError, match="scaled has 1 samples but there are 2 labels"):
+        plot_gradient_spread(["a", "b"], [[1.0], [2.0]], [[1.0]], **good)
+    with pytest.raises(ValueError, match=r"unscaled\[1\] must hold sizes >= 0"):
+        plot_gradient_spread(["a", "b"], [[1.0], [-2.0]], [[1.0], [1.0]], **good)
+    with pytest.raises(ValueError, match="floor must be a positive number below near_zero"):
+        plot_gradient_spread(["a"], [[1.0]], [[1.0]], **good, floor=0.1)

@@ -301,3 +301,65 @@ def test_the_batched_gradient_is_the_loop_over_sequences(scaled, batch):
         assert loss_b == pytest.approx(loss, abs=1e-12)
         for name, g, g_b in zip(lookup.Params._fields, grads, grads_b, strict=True):
             np.testing.assert_allclose(g_b, g, rtol=0, atol=1e-12, err_msg=name)
+
+
+def test_qk_lr_sets_the_step_of_W_Q_and_W_K_only():
+    params = lookup.init_params(seed=4)
+    grads = lookup.Params(
+        *(np.random.default_rng(i).standard_normal(p.shape) for i, p in enumerate(params))
+    )
+    steps = lookup.Params(
+        *(0.05 if name in ("W_Q", "W_K") else 0.01 for name in lookup.Params._fields)
+    )
+    new, _ = lookup.adam_step(params, grads, lookup.adam_start(params), lr=steps)
+    for name, p, g, q in zip(lookup.Params._fields, params, grads, new, strict=True):
+        step = 0.05 if name in ("W_Q", "W_K") else 0.01
+        np.testing.assert_allclose(q - p, -step * np.sign(g), rtol=1e-4)
+    task = lookup.make_task(64, seed=3)
+    one = lookup.train(lookup.init_params(seed=3), task, steps=1, lr=0.01, qk_lr=0.05).params
+    two, _ = lookup.adam_step(
+        lookup.init_params(seed=3),
+        lookup.batch_loss_and_gradients(lookup.init_params(seed=3), task, range(32))[1],
+        lookup.adam_start(params),
+        lr=steps,
+    )
+    for a, b in zip(one, two, strict=True):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="qk_lr must be a positive number"):
+        lookup.train(lookup.init_params(), task, steps=1, qk_lr=0.0)
+
+
+def test_a_scaled_run_is_an_unscaled_run_with_smaller_start_and_steps_for_W_Q_and_W_K():
+    # q · k / √d_k with q, k from W_Q, W_K equals q' · k' with W' = W / d_k^(1/4), and Adam's
+    # step (free of the gradient's scale, but for its ε) in W' matches W's when divided by d_k^(1/4)
+    task, d_k = lookup.make_task(256, seed=2), 16
+    shrink = d_k**0.25
+    scaled = lookup.train(lookup.init_params(d_k=d_k, qk_scale=1.0, seed=2), task, steps=30)
+    control = lookup.train(
+        lookup.init_params(d_k=d_k, qk_scale=1.0 / shrink, seed=2),
+        task,
+        steps=30,
+        scaled=False,
+        qk_lr=0.01 / shrink,
+    )
+    np.testing.assert_allclose(control.losses, scaled.losses, atol=1e-3)
+    np.testing.assert_allclose(control.params.W_Q * shrink, scaled.params.W_Q, atol=1e-3)
+    plain = lookup.train(
+        lookup.init_params(d_k=d_k, qk_scale=1.0 / shrink, seed=2), task, steps=30, scaled=False
+    )
+    assert np.abs(plain.losses - scaled.losses).max() > 1e-2  # without the smaller steps: not equal
+
+
+def test_sequence_gradient_norms_are_the_gradients_of_one_sequence_after_one_step():
+    task, start = lookup.make_task(80, seed=4), lookup.init_params(d_k=16, qk_scale=1.0, seed=4)
+    norms = lookup.sequence_gradient_norms(start, task, scaled=False, count=5, batch_size=8)
+    after_one = lookup.train(start, task, steps=1, batch_size=8, scaled=False).params
+    for r in range(5):
+        grads = lookup.loss_and_gradients(after_one, task, [8 + r], scaled=False)[1]
+        want = np.sqrt((grads.W_Q**2).sum() + (grads.W_K**2).sum())
+        assert norms[r] == pytest.approx(want, rel=1e-12)
+    # the batch's gradient is the mean of its sequences': its size is at most their mean size
+    batch = lookup.loss_and_gradients(after_one, task, range(8, 13), scaled=False)[1]
+    assert np.hypot(np.linalg.norm(batch.W_Q), np.linalg.norm(batch.W_K)) <= norms.mean()
+    with pytest.raises(ValueError, match="task has 80 sequences but batch_size \\+ count = 90"):
+        lookup.sequence_gradient_norms(start, task, count=58, batch_size=32)

@@ -18,6 +18,7 @@ from attnlib.maths.stats import (
     saturation,
     scaling_comparison,
     score_variance,
+    spread,
 )
 
 
@@ -116,3 +117,29 @@ def test_stats_imports_no_matplotlib():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_spread_against_sorting_by_hand():
+    values = np.random.default_rng(3).exponential(size=101) ** 4  # heavy-tailed: mean >> median
+    s = spread(values, near_zero=0.05)
+    ordered = np.sort(values)
+    assert s.median == ordered[50]  # 101 values: the 51st is the median
+    assert s.q1 == ordered[25] and s.q3 == ordered[75]  # 25 % and 75 % of the way, exactly
+    assert s.near_zero == np.count_nonzero(values < 0.05) / 101
+    assert s.mean == pytest.approx(values.sum() / 101)
+    assert s.mean > 2 * s.median
+
+
+@pytest.mark.parametrize(
+    ("values", "near_zero", "words"),
+    [
+        ([], 0.01, "1-D array of finite sizes"),
+        ([[0.1, 0.2]], 0.01, "1-D array of finite sizes"),
+        ([0.1, -0.2], 0.01, "finite sizes >= 0"),
+        ([0.1, np.nan], 0.01, "finite sizes"),
+        ([0.1, 0.2], 0.0, "near_zero must be a positive number"),
+    ],
+)
+def test_spread_names_bad_input(values, near_zero, words):
+    with pytest.raises(ValueError, match=words):
+        spread(values, near_zero=near_zero)

@@ -104,6 +104,14 @@ def my_weighted_sum(weights, V):
     return weights @ V  # (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)
 
 
+def my_self_attention(X, W_Q, W_K, W_V):
+    """The whole layer of 2.2.2 to 2.2.4, in numpy (checks.check_self_attention)."""
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (n, d) @ (d, d_k or d_v) -> (n, d_k), (n, d_k), (n, d_v)
+    scores = my_scores(Q, K)  # (n, n): q_i . k_j / sqrt(d_k)
+    weights = my_softmax(scores)  # (n, n), each row sums to 1
+    return my_weighted_sum(weights, V)  # (n, n) @ (n, d_v) -> (n, d_v)
+
+
 # --- predictions: write yours before reading these (checks.check_prediction_*) ---
 
 

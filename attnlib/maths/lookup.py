@@ -467,7 +467,7 @@ def adam_step(
     grads: Params,
     state: Adam,
     *,
-    lr: float = 0.01,
+    lr: float | Params = 0.01,
     beta1: float = 0.9,
     beta2: float = 0.999,
     eps: float = 1e-8,
@@ -477,6 +477,13 @@ def adam_step(
     Adam divides the running mean of the gradient by the root of the running
     mean of its square, so every parameter takes steps of a similar size
     whatever the scale of its gradient.
+
+    Parameters
+    ----------
+    params, grads : Params
+    state : Adam
+    lr : float or Params of float, default 0.01
+        The step size: one for every array, or a Params holding one per array.
 
     Returns
     -------
@@ -492,12 +499,13 @@ def adam_step(
     (0.1, 1)
     """
     t = state.t + 1
+    lrs = lr if isinstance(lr, Params) else Params(*(lr for _ in params))
     m = Params(*(beta1 * m + (1 - beta1) * g for m, g in zip(state.m, grads, strict=True)))
     v = Params(*(beta2 * v + (1 - beta2) * g**2 for v, g in zip(state.v, grads, strict=True)))
     new = Params(
         *(
-            p - lr * (m_ / (1 - beta1**t)) / (np.sqrt(v_ / (1 - beta2**t)) + eps)
-            for p, m_, v_ in zip(params, m, v, strict=True)
+            p - step * (m_ / (1 - beta1**t)) / (np.sqrt(v_ / (1 - beta2**t)) + eps)
+            for p, m_, v_, step in zip(params, m, v, lrs, strict=True)
         )
     )
     return new, Adam(m=m, v=v, t=t)
@@ -533,6 +541,7 @@ def train(
     steps: int = 200,
     batch_size: int = 32,
     lr: float = 0.01,
+    qk_lr: float | None = None,
     scaled: bool = True,
     checkpoints: Iterable[int] = (),
     callback: Callable[[int, float], None] | None = None,
@@ -555,6 +564,11 @@ def train(
     batch_size : int, default 32
     lr : float, default 0.01
         Adam's step size.
+    qk_lr : float, optional
+        Adam's step size for W_Q and W_K only (the other arrays keep `lr`);
+        `lr` if omitted. Notebook 06 uses it to show that a scaled run is an
+        unscaled one whose W_Q and W_K start √d_k times smaller and take
+        steps √d_k times smaller.
     scaled : bool, default True
         Divide the scores by √d_k (False: the raw q · k).
     checkpoints : iterable of int
@@ -579,6 +593,10 @@ def train(
     batch_size = as_size("batch_size", batch_size)
     if not (isinstance(lr, (int, float)) and math.isfinite(lr) and lr > 0):
         raise ValueError(tr("lr must be a positive number, got {value!r}", value=lr))
+    qk_lr = lr if qk_lr is None else qk_lr
+    if not (isinstance(qk_lr, (int, float)) and math.isfinite(qk_lr) and qk_lr > 0):
+        raise ValueError(tr("qk_lr must be a positive number, got {value!r}", value=qk_lr))
+    lrs = Params(*(qk_lr if name in ("W_Q", "W_K") else lr for name in Params._fields))
     keep = {0, steps}
     for step in checkpoints:
         keep.add(as_size(tr("a checkpoint step"), step, minimum=0, maximum=steps))
@@ -593,7 +611,7 @@ def train(
         start = (step - 1) * batch_size
         batch = [(start + i) % len(task) for i in range(batch_size)]
         losses[step - 1], grads = batch_loss_and_gradients(params, task, batch, scaled=scaled)
-        params, state = adam_step(params, grads, state, lr=lr)
+        params, state = adam_step(params, grads, state, lr=lrs)
         if step in keep:
             saved[step] = params
         if callback is not None:
@@ -676,6 +694,60 @@ def qk_gradient_norms(
     second = [(batch_size + i) % len(task) for i in range(batch_size)]
     _, grads = loss_and_gradients(after_one, task, second, scaled=scaled)
     return float(np.linalg.norm(grads.W_Q)), float(np.linalg.norm(grads.W_K))
+
+
+def sequence_gradient_norms(
+    params: Params, task: Task, *, scaled: bool = True, count: int = 256, batch_size: int = 32
+) -> np.ndarray:
+    """What each sequence alone passes back to W_Q and W_K at the start of training.
+
+    A batch's gradient is the mean of its sequences' gradients, so a large
+    batch gradient may come from a few sequences while most pass back almost
+    nothing. This gives the size of each sequence's own share: as in
+    :func:`qk_gradient_norms`, one training step is taken first (it trains only
+    the readout), then each of the `count` sequences that follow the first
+    batch gets its gradient computed alone.
+
+    Parameters
+    ----------
+    params : Params
+        The untrained start.
+    task : Task
+        The training sequences, at least ``batch_size + count`` of them.
+    scaled : bool, default True
+    count : int, default 256
+    batch_size : int, default 32
+        The first step's batch: sequences 0 to batch_size - 1.
+
+    Returns
+    -------
+    ndarray, shape (count,)
+        ``sqrt(|dW_Q|² + |dW_K|²)`` (Frobenius norms) of each sequence's
+        gradient, for sequences batch_size, ..., batch_size + count - 1.
+
+    Examples
+    --------
+    >>> task = make_task(64)
+    >>> norms = sequence_gradient_norms(init_params(), task, count=8)
+    >>> norms.shape, bool((norms > 0).all())
+    ((8,), True)
+    """
+    count = as_size("count", count)
+    batch_size = as_size("batch_size", batch_size)
+    if len(task) < batch_size + count:
+        raise ValueError(
+            tr(
+                "task has {have} sequences but batch_size + count = {need} are needed",
+                have=len(task),
+                need=batch_size + count,
+            )
+        )
+    after_one = train(params, task, steps=1, batch_size=batch_size, scaled=scaled).params
+    norms = np.empty(count)
+    for r in range(count):
+        _, grads = loss_and_gradients(after_one, task, [batch_size + r], scaled=scaled)
+        norms[r] = math.hypot(np.linalg.norm(grads.W_Q), np.linalg.norm(grads.W_K))
+    return norms
 
 
 def query_scores(params: Params, task: Task, *, scaled: bool = True) -> np.ndarray:

@@ -18,12 +18,14 @@ __all__ = [
     "Saturation",
     "ScalingComparison",
     "ScoreVariance",
+    "Spread",
     "loglog_slope",
     "max_weight",
     "row_entropy",
     "saturation",
     "scaling_comparison",
     "score_variance",
+    "spread",
 ]
 
 
@@ -288,6 +290,70 @@ def scaling_comparison(X, W_Q, W_K, W_V) -> ScalingComparison:
         float(max_weight(scaled.weights).mean()),
         float(row_entropy(unscaled.weights).mean()),
         float(row_entropy(scaled.weights).mean()),
+    )
+
+
+# --- a heavy-tailed sample, summarised (the gradients of 2.2.3 and 06) ---
+
+
+class Spread(NamedTuple):
+    """Where the values of a sample lie: quartiles, mean, and the share near zero.
+
+    Attributes
+    ----------
+    q1, median, q3 : float
+        The 25th, 50th and 75th percentiles.
+    mean : float
+    near_zero : float
+        Share of the values below the threshold given to :func:`spread`, from 0 to 1.
+    """
+
+    q1: float
+    median: float
+    q3: float
+    mean: float
+    near_zero: float
+
+
+def spread(values, near_zero: float = 0.01) -> Spread:
+    """Quartiles, mean and share below `near_zero` of a sample of non-negative sizes.
+
+    A heavy-tailed sample (most values tiny, a few large) has a mean that
+    describes almost none of its values; its median, its quartiles and the
+    share of values near zero do. The gradients that a softmax passes back
+    through its rows are such a sample once the rows saturate.
+
+    Parameters
+    ----------
+    values : array_like, shape (m,)
+        Sizes (norms, say), m >= 1, each >= 0 and finite.
+    near_zero : float, default 0.01
+        Values strictly below this count as near zero (positive).
+
+    Returns
+    -------
+    Spread
+
+    Examples
+    --------
+    >>> s = spread([0.0, 0.001, 0.002, 0.5, 9.0], near_zero=0.01)
+    >>> s.median, s.mean, s.near_zero
+    (0.002, 1.9006, 0.6)
+    """
+    values = np.asarray(values, dtype=float)
+    if values.ndim != 1 or values.size == 0 or not np.isfinite(values).all() or (values < 0).any():
+        raise ValueError(
+            f"values must be a 1-D array of finite sizes >= 0, got shape {values.shape}"
+        )
+    if not (isinstance(near_zero, (int, float)) and math.isfinite(near_zero) and near_zero > 0):
+        raise ValueError(f"near_zero must be a positive number, got {near_zero!r}")
+    q1, median, q3 = np.percentile(values, [25, 50, 75])  # (m,) -> three numbers
+    return Spread(
+        float(q1),
+        float(median),
+        float(q3),
+        float(values.mean()),
+        float((values < near_zero).mean()),
     )
 
 

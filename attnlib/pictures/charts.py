@@ -18,13 +18,20 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from ..i18n import tr
 from ..maths.core import Attention
-from ..maths.stats import loglog_slope
+from ..maths.stats import loglog_slope, spread
 from ..maths.validation import as_positive_vector
 from .fonts import in_figure_fonts
 from .heatmap import heatmap
 from .plotting import StaticFigure, check_tokens
 
-__all__ = ["plot_cost", "plot_losses", "plot_mix", "plot_saturation", "plot_score_variance"]
+__all__ = [
+    "plot_cost",
+    "plot_gradient_spread",
+    "plot_losses",
+    "plot_mix",
+    "plot_saturation",
+    "plot_score_variance",
+]
 
 # --- 2.1: the cost of self-attention against n ---
 
@@ -232,8 +239,9 @@ def plot_saturation(
     d_ks : array_like, shape (m,)
     max_weight, entropy, jacobian_norm : pair of array_like, each shape (m,)
         ``(unscaled, scaled)``: the mean largest weight of a row, the mean
-        row entropy in nats, and the mean Frobenius norm of the softmax
-        Jacobian, for each d_k.
+        row entropy in nats, and the median Frobenius norm of the softmax
+        Jacobian, for each d_k (a median: unscaled, most rows' norm is near 0
+        while a few rows' is not, and the mean would describe neither).
     n : int
         Tokens per row of weights: the entropy axis runs to ln n.
     draws : int
@@ -249,8 +257,8 @@ def plot_saturation(
     >>> pair = ([0.5, 0.9], [0.5, 0.5])
     >>> fig = plot_saturation([1, 256], max_weight=pair, entropy=pair, jacobian_norm=pair,
     ...                       n=8, draws=10)
-    >>> [ax.get_title() for ax in fig.axes]
-    ['max weight', 'row entropy, nats (max ln 8 = 2.08)', 'softmax Jacobian $\\\\|J\\\\|_F$']
+    >>> [ax.get_title() for ax in fig.axes][1:]
+    ['row entropy, nats (max ln 8 = 2.08)', 'softmax Jacobian $\\\\|J\\\\|_F$, median']
     """
     d_ks = _d_ks(d_ks)
     panels = [
@@ -261,7 +269,7 @@ def plot_saturation(
             (0, math.log(n) * 1.05),
         ),
         (
-            tr(r"softmax Jacobian $\|J\|_F$"),
+            tr(r"softmax Jacobian $\|J\|_F$, median"),
             _curve_pair("jacobian_norm", jacobian_norm, d_ks.size),
             (0, None),
         ),
@@ -280,6 +288,125 @@ def plot_saturation(
     fig.suptitle(
         tr("Softmax of random scores, n = {n} tokens, {draws} draws per $d_k$", n=n, draws=draws)
     )
+    return fig
+
+
+def _samples(name: str, samples, count: int) -> list[np.ndarray]:
+    samples = list(samples)
+    if len(samples) != count:
+        raise ValueError(f"{name} has {len(samples)} samples but there are {count} labels")
+    out = []
+    for g, sample in enumerate(samples):
+        sample = np.asarray(sample, dtype=float)
+        if sample.ndim != 1 or sample.size == 0 or not np.isfinite(sample).all():
+            raise ValueError(f"{name}[{g}] must be a 1-D array of finite numbers")
+        if (sample < 0).any():
+            raise ValueError(f"{name}[{g}] must hold sizes >= 0")
+        out.append(sample)
+    return out
+
+
+@in_figure_fonts
+def plot_gradient_spread(
+    labels: Sequence[str],
+    unscaled,
+    scaled,
+    *,
+    near_zero: float,
+    ylabel: str,
+    title: str,
+    floor: float | None = None,
+) -> StaticFigure:
+    """One strip of dots per sample, unscaled beside scaled, with its median and quartiles.
+
+    A heavy-tailed sample (the gradients of saturated softmax rows) is shown
+    whole: every value is a dot on a log axis, spread sideways so that the
+    dots do not hide each other. A black bar marks each sample's median, a
+    black line runs from its first to its third quartile, and a dotted line
+    marks `near_zero`. Values below `floor` (a log axis has no 0) are drawn on
+    the floor, which a second dotted line marks.
+
+    Parameters
+    ----------
+    labels : sequence of str, length m
+        One per group, under its pair of strips (e.g. ``"d_k = 64"``).
+    unscaled, scaled : sequence of array_like, each of length m
+        Per group, the sample of non-negative values, shape (r,) each.
+    near_zero : float
+        The threshold under which a value counts as near zero (positive).
+    ylabel, title : str
+    floor : float, optional
+        Lowest value drawn; default ``near_zero / 100``.
+
+    Returns
+    -------
+    StaticFigure
+        One axes. Its collections are the strips, unscaled then scaled for
+        each group in turn, their y the values raised to `floor`.
+
+    Examples
+    --------
+    >>> fig = plot_gradient_spread(["a", "b"], [[0.0, 1.0], [2.0, 3.0]], [[1.0, 1.0], [1.0, 2.0]],
+    ...                            near_zero=0.01, ylabel="size", title="two groups")
+    >>> ax = fig.axes[0]
+    >>> len(ax.collections), ax.get_yscale(), [t.get_text() for t in ax.get_xticklabels()]
+    (4, 'log', ['a', 'b'])
+    """
+    labels = [str(label) for label in labels]
+    if not labels:
+        raise ValueError("labels is empty: give one label per group")
+    unscaled = _samples("unscaled", unscaled, len(labels))
+    scaled = _samples("scaled", scaled, len(labels))
+    if not (isinstance(near_zero, (int, float)) and math.isfinite(near_zero) and near_zero > 0):
+        raise ValueError(f"near_zero must be a positive number, got {near_zero!r}")
+    floor = near_zero / 100 if floor is None else floor
+    if not (isinstance(floor, (int, float)) and math.isfinite(floor) and 0 < floor < near_zero):
+        raise ValueError(f"floor must be a positive number below near_zero, got {floor!r}")
+    fig = StaticFigure(figsize=(max(5.5, 1.6 * len(labels) + 1.5), 3.8), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    jitter = np.random.default_rng(0)  # the same dots on every run
+    top = floor
+    for g in range(len(labels)):
+        for side, (sample, colour, name) in enumerate(
+            ((unscaled[g], "C0", tr("unscaled")), (scaled[g], "C1", tr("scaled")))
+        ):
+            x = g + (0.2 if side else -0.2)  # unscaled left of the label, scaled right
+            y = np.maximum(sample, floor)  # (r,): a log axis cannot show 0
+            ax.scatter(
+                x + jitter.uniform(-0.12, 0.12, y.size),
+                y,
+                s=6,
+                color=colour,
+                alpha=0.3,
+                linewidths=0,
+                label=name if g == 0 else None,
+            )
+            summary = spread(sample, near_zero)
+            ax.plot([x, x], [max(summary.q1, floor), max(summary.q3, floor)], color="black", lw=1.5)
+            ax.plot(
+                [x - 0.15, x + 0.15],
+                [max(summary.median, floor)] * 2,
+                color="black",
+                lw=3,
+                label=tr("median; quartiles") if (g, side) == (0, 1) else None,
+            )
+            top = max(top, float(y.max()))
+    ax.axhline(
+        near_zero,
+        color="grey",
+        ls=":",
+        lw=1.2,
+        label=tr("near zero: below {near_zero:g}", near_zero=near_zero),
+    )
+    ax.axhline(floor, color="grey", ls="--", lw=0.8, label=tr("{floor:g} or less", floor=floor))
+    ax.set_yscale("log")
+    ax.set_ylim(floor / 2, top * 2)
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_xlim(-0.6, len(labels) - 0.4)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, markerscale=2)
     return fig
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from . import test_formulas, test_inputs, test_learned
+from . import test_formulas, test_inputs, test_layer, test_learned
 from .helpers import assert_fails_kindly, fails_with, passes
 
-EXERCISES = [*test_inputs.SOLVED, *test_formulas.SOLVED, *test_learned.SOLVED]
+EXERCISES = [*test_inputs.SOLVED, *test_formulas.SOLVED, *test_layer.SOLVED, *test_learned.SOLVED]
 CHECKS = [check for check, _ in EXERCISES]
 
 

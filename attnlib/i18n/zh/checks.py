@@ -482,8 +482,9 @@ MESSAGES = {
     "passed: softmax(logits) - one_hot(answer), as finite differences of the cross-entropy say": (
         "通过：softmax(logits) - one_hot(answer)，与交叉熵的有限差分结果一致"
     ),
-    "replace None with your prediction: a position (0, 1, ...) or a token such as {example!r}": (
-        "把 None 换成你的预测：一个位置（0, 1, ...），或一个词元，例如 {example!r}"
+    "replace {placeholder} with your prediction: a position (0, 1, ...) or a token such as "
+    "{example!r}": (
+        "把 {placeholder} 换成你的预测：一个位置（0, 1, ...），或一个词元，例如 {example!r}"
     ),
     "{prediction!r} is not a token of this sequence: {tokens}": (
         "{prediction!r} 不是这个序列里的词元：{tokens}"
@@ -523,10 +524,12 @@ MESSAGES = {
     ),
     "right: {right}. {shown}": "正确：{right}。{shown}",
     "you predicted {choice!r}, but it is {right}: {shown}": "你预测的是 {choice!r}，实际是{right}：{shown}",
-    "the saturated softmax does pass back less to the scores, but an unscaled score "
-    "q · k moves √d_k = {root:g} times more when q or k moves, and that wins": (
-        "饱和的 softmax 传回注意力分数的梯度确实更少；但不缩放的注意力分数 q · k 在 q 或 k "
-        "变化时，变化量要大 √d_k = {root:g} 倍，后者占了上风"
+    "a saturated softmax does pass back less to its scores, but an unscaled score q · k "
+    "moves √d_k = {root:g} times more when q or k moves: the rows that are not saturated "
+    "pass back a lot, and they make the batch's gradient larger": (
+        "饱和的 softmax 传回注意力分数的梯度确实更少；但未缩放的注意力分数 q · k 在 q 或 k "
+        "变化时，变化量要大 √d_k = {root:g} 倍：没有饱和的那些行传回的梯度很大，"
+        "整批的梯度就因它们而更大"
     ),
     "a score's gradient reaches W_Q through q: how strongly does q · k depend on q, "
     "compared with q · k / √d_k?": (
@@ -661,8 +664,9 @@ MESSAGES = {
         "parts[0] 把 M 的行混在了一起：reshape 按行读取 M，所以第一块取的是完整的第 0、1 行，"
         "而不是每一行的第 0 … {last} 列"
     ),
-    "your head 0 takes every {heads}th column (0, {heads}, …): interleaved, not a block": (
-        "你的头 0 每隔 {heads} 列取一列（0, {heads}, …）：这是交错取列，不是一整块"
+    "your head 0 takes the columns 0, {heads}, {twice}, …, one in every {heads}: "
+    "interleaved, not a block": (
+        "你的头 0 取的是第 0、{heads}、{twice}、… 列，每 {heads} 列取一列：这是交错取列，不是一整块"
     ),
     "you returned shape {got}, (n, heads, w); expected {want}, one (n, w) matrix per head": (
         "你返回的形状是 {got}，即 (n, heads, w)；应为 {want}，每个头一个 (n, w) 矩阵"
@@ -936,4 +940,67 @@ MESSAGES = {
     "softmax(scores / T) for T = 1, 2 and 0.5, and on scores of size 1000": (
         "T = 1、2、0.5 时的 softmax(scores / T) 都对，大小为 1000 的分数也对"
     ),
+    # --- issue 33: 05's capstone, the whole layer (check_self_attention) ---
+    "each query shares out one unit of attention over the keys: which way must the rows of "
+    "your weights sum to 1?": (
+        "每个查询把一份注意力分给各个键：你的注意力权重应该沿哪个方向加起来等于 1？"
+    ),
+    "the chapter divides q_i · k_j by √d_k, the square root of their length": (
+        "本章把 q_i · k_j 除以 √d_k，即它们维度的平方根"
+    ),
+    "4 tokens with d = 5, d_k = 9, d_v = 3": "4 个词元、d = 5、d_k = 9、d_v = 3 的情形",
+    "write each line's shapes beside it, as the notebooks do: (n, d) @ (d, d_k) -> (n, d_k); "
+    "the scores and the weights are (n, n), Z is (n, d_v)": (
+        "像笔记本里那样，在每一行旁边写上形状：(n, d) @ (d, d_k) -> (n, d_k)；"
+        "注意力分数和注意力权重是 (n, n)，Z 是 (n, d_v)"
+    ),
+    "the same inputs times 30 (scores in the thousands)": (
+        "同样的输入乘以 30（注意力分数达到几千）"
+    ),
+    "your layer matches attnlib.self_attention, on small scores and on scores in the thousands": (
+        "你的层与 attnlib.self_attention 一致，注意力分数很小时和达到几千时都对"
+    ),
+    "your softmax runs down the columns (axis=0): each column of weights sums to 1": (
+        "你的 softmax 是沿列做的（axis=0）：注意力权重的每一列加起来等于 1"
+    ),
+    "your scores are transposed (K Qᵀ): row i holds how every query rates key i, not the "
+    "scores of query i": (
+        "你的注意力分数转置了（K Qᵀ）：第 i 行是各个查询对键 i 的打分，而不是查询 i 的注意力分数"
+    ),
+    "row i of the scores must pair query i with every key: which factor comes first?": (
+        "注意力分数的第 i 行要把查询 i 和每个键配对：乘积里哪个因子在前？"
+    ),
+    "you did not scale the scores: these weights come from the raw q_i · k_j": (
+        "你没有缩放注意力分数：这些注意力权重来自未缩放的 q_i · k_j"
+    ),
+    "you divided the scores by d_k = {d_k}, not by √d_k = {root:g}": (
+        "你把注意力分数除以了 d_k = {d_k}，而不是 √d_k = {root:g}"
+    ),
+    "your keys are X @ W_Q: the queries were used as keys": (
+        "你的键向量是 X @ W_Q：查询向量被当成了键向量"
+    ),
+    "each of Q, K, V has its own weight matrix": "Q、K、V 各有自己的权重矩阵",
+    "you mixed the rows of X, not the values": "你混合的是 X 的各行，而不是值向量",
+    "the weighted sum mixes the value vectors: what are they made from?": (
+        "加权求和混合的是值向量：它们是由什么算出来的？"
+    ),
+    "for {what} you returned shape {got}, one number per (query, key) pair: the weights, not Z": (
+        "对于 {what}，你返回的形状是 {got}，每个（查询, 键）对一个数：这是注意力权重，不是 Z"
+    ),
+    "Z has one row per token and d_v columns: the weights still have to mix something": (
+        "Z 每个词元一行、共 d_v 列：注意力权重还得拿来混合点什么"
+    ),
+    "for {what} your Z is transposed: shape {got}, expected {want} (one row per token)": (
+        "对于 {what}，你的 Z 转置了：形状是 {got}，应为 {want}（每个词元一行）"
+    ),
+    "row i of Z mixes the values for query i: which factor of the product comes first?": (
+        "Z 的第 i 行为查询 i 混合各个值向量：乘积里哪个因子在前？"
+    ),
+    "for {what} your result contains nan or inf: the softmax overflowed": (
+        "对于 {what}，你的结果里有 nan 或 inf：softmax 溢出了"
+    ),
+    "np.exp(1000) is inf: what can each row of scores lose before np.exp, unchanged?": (
+        "np.exp(1000) 是 inf：在 np.exp 之前，每一行注意力分数可以减去什么而结果不变？"
+    ),
+    "for {what}, {said}": "对于 {what}，{said}",
 }

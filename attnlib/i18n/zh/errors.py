@@ -154,7 +154,13 @@ MESSAGES = {
     # lookup.py: the lookup task and its training
     "qk_scale must be a positive number, got {value!r}": "qk_scale 必须是正数，实际是 {value!r}",
     "lr must be a positive number, got {value!r}": "学习率（lr）必须是正数，实际是 {value!r}",
+    "qk_lr must be a positive number, got {value!r}": (
+        "W_Q 和 W_K 的学习率（qk_lr）必须是正数，实际是 {value!r}"
+    ),
     "a checkpoint step": "检查点的步数",
+    "task has {have} sequences but batch_size + count = {need} are needed": (
+        "task 里只有 {have} 个序列，但需要 batch_size + count = {need} 个"
+    ),
     "params must be a Params (see init_params), got {kind}": (
         "参数（params）必须是 init_params 给出的 Params，实际是 {kind}"
     ),

@@ -38,12 +38,17 @@ MESSAGES = {
     r"Scores spread out as $d_k$ grows, unless scaled": "不缩放时，d_k 越大，注意力分数越分散",
     "max weight": "最大注意力权重",
     "row entropy, nats (max ln {n} = {ln_n:.2f})": "行熵，单位奈特（最大 ln {n} = {ln_n:.2f}）",
-    r"softmax Jacobian $\|J\|_F$": "softmax 雅可比矩阵 ‖J‖_F",
+    r"softmax Jacobian $\|J\|_F$, median": "softmax 雅可比矩阵 ‖J‖_F 的中位数",
     "unscaled": "未缩放",
     r"scaled by $1/\sqrt{d_k}$": "乘以 1/√d_k 缩放",
     "Softmax of random scores, n = {n} tokens, {draws} draws per $d_k$": (
         "随机注意力分数的 softmax，n = {n} 个词元，每个 d_k 抽样 {draws} 次"
     ),
+    # charts: the spread of the gradients (2.2.3, 06)
+    "scaled": "缩放后",
+    "median; quartiles": "中位数；四分位数",
+    "near zero: below {near_zero:g}": "接近 0：小于 {near_zero:g}",
+    "{floor:g} or less": "{floor:g} 及以下",
     # charts: training
     "training loss": "训练损失",
     "guessing: {chance:.2f} nats": "随机猜测：{chance:.2f} 奈特",

@@ -12,6 +12,7 @@ bare traceback: it reports it instead.
 - :mod:`.predictions`: predictions written before a cell runs (a shape, a count), read;
 - :mod:`.worked`: 04's predictions (a score by hand, a variance, the winning key);
 - :mod:`.weights`: 05's predictions (exps, a weight and an output by hand, doubled scores);
+- :mod:`.layer`: 05's capstone, the learner's whole self-attention layer;
 - :mod:`.learned`: exercises of notebook 06 (the softmax's and the loss's gradients, a pick);
 - :mod:`.next_steps`: notebook 07's exercises (a causal mask, masked weights, heads);
 - :mod:`.next_predictions`: notebook 07's predictions (mask counts, head shapes and sizes).
@@ -43,6 +44,7 @@ from .inputs import (
     check_permutation,
     check_shapes,
 )
+from .layer import check_self_attention
 from .learned import (
     check_loss_gradient,
     check_pick,
@@ -125,6 +127,7 @@ __all__ = [
     "check_qkv",
     "check_row_entropy",
     "check_scores",
+    "check_self_attention",
     "check_shapes",
     "check_softmax",
     "check_softmax_backward",

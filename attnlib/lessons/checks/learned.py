@@ -143,8 +143,9 @@ def _position(prediction, tokens: list[str]) -> int:
     if prediction is None or prediction is Ellipsis:
         raise Failure(
             tr(
-                "replace None with your prediction: a position "
+                "replace {placeholder} with your prediction: a position "
                 "(0, 1, ...) or a token such as {example!r}",
+                placeholder="..." if prediction is Ellipsis else "None",
                 example=tokens[0],
             )
         )
@@ -274,7 +275,7 @@ def check_prediction_uniform_loss(answer: float, n_values: int = 10) -> str:
 
 
 @check
-def check_prediction_gradient_size(answer: str, d_k: int = 64, seeds: int = 3) -> str:
+def check_prediction_gradient_size(answer: str, d_k: int = 64, seeds: int = 6) -> str:
     """Check a prediction: is the unscaled layer's |dW_Q| + |dW_K| smaller at the start (06)?
 
     The gradients are measured with :func:`attnlib.lookup.qk_gradient_norms`
@@ -321,8 +322,9 @@ def check_prediction_gradient_size(answer: str, d_k: int = 64, seeds: int = 3) -
         shown=shown,
     )
     why = tr(
-        "the saturated softmax does pass back less to the scores, but an unscaled score "
-        "q · k moves √d_k = {root:g} times more when q or k moves, and that wins",
+        "a saturated softmax does pass back less to its scores, but an unscaled score q · k "
+        "moves √d_k = {root:g} times more when q or k moves: the rows that are not saturated "
+        "pass back a lot, and they make the batch's gradient larger",
         root=np.sqrt(d_k),
     )
     step = tr(

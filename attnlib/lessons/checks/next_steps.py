@@ -316,9 +316,10 @@ def check_split_heads(func: Callable) -> str:
     if close(got, M.reshape(n, w, heads).transpose(2, 0, 1)):
         raise Failure(
             tr(
-                "your head 0 takes every {heads}th column (0, {heads}, …): "
+                "your head 0 takes the columns 0, {heads}, {twice}, …, one in every {heads}: "
                 "interleaved, not a block",
                 heads=heads,
+                twice=2 * heads,
             ),
             hint,
         )
