@@ -52,8 +52,9 @@ from node_check import node_problem  # noqa: E402
 # explorer; the limit leaves room for a second notebook's kernel. CPU comes in
 # bursts, most of it at a server's start (a slider move is drawn in the browser and
 # costs the server and kernel about 4 ms, benchmarks/bench_move.py): one core per
-# student at most. How many students a machine holds has not been measured again
-# since the explorers draw in the browser (deploy/jupyterhub/README.md, top).
+# student at most. On 2 cores, 40 students logging in over a minute were ready within
+# 30 s; 60 and 80 moved their explorers with no one dropped but the last logins took up
+# to 55 and 82 s (make class-curve, 2026-12-04; README "Capacity").
 MEM_LIMIT = "1G"
 CPU_LIMIT = 1.0
 IDLE_TIMEOUT_S = 3600  # stop a server after an hour without activity

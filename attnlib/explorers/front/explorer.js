@@ -201,7 +201,6 @@ export const FAMILIES = {
           ylabel: h % cols === 0 ? labels.ylabel : "",
           xlabel: h + cols >= heads ? labels.xlabel : "",
           colorbar: h % cols === cols - 1 || h === heads - 1,
-          small: true,
         } : {}),
       }));
     }
