@@ -1125,3 +1125,28 @@ def layout_problems(page) -> list[str]:
     return [
         p for js in (_CLIPPED_JS, _APART_JS, _WRAPPED_JS, _SHRUNK_JS) for p in page.evaluate(js)
     ]
+
+
+# --------------------------------------------------------------------------- accessibility
+
+AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_problems(page, selector: str | None = None) -> list[str]:
+    """What axe-core (npm, tests/browser/axe) finds on the page, or in the elements that
+    `selector` matches: one line per rule, with how many elements break it. Without
+    axe-core: one line saying how to install it, as a problem under CI=true."""
+    if not AXE.exists():
+        missing = "axe-core is not installed: npm ci --prefix tests/browser/axe (make test does)"
+        return [missing] if servers.in_ci() else []
+    page.add_script_tag(path=str(AXE))
+    context = (
+        "document" if selector is None
+        else f"{{include: Array.from(document.querySelectorAll({json.dumps(selector)}))}}"
+    )  # fmt: skip
+    result = page.evaluate(f"async () => await axe.run({context})")
+    return [
+        f"axe-core: {v['id']} ({v['help']}): {len(v['nodes'])} element(s), e.g. "
+        f"{v['nodes'][0]['html'][:100]!r}"
+        for v in result["violations"]
+    ]

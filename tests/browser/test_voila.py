@@ -37,6 +37,7 @@ def test_classroom_page_in_voila(new_context, tmp_path_factory, record_property)
         clicked, click_ms = click_a_cell(page)
         problems += clicked
         problems += show_32_tokens(page, counts["explorers"])
+        problems += pages.axe_problems(page)  # the whole classroom page, Voila's own included
         problems += tab.problems()
         shoot(page, stem, counts["explorers"])
         problems += [

@@ -68,7 +68,7 @@ def test_chinese_classroom_page_in_voila(new_context, tmp_path_factory, record_p
         page = tab.page
         problems, counts = run_page(page, server, name, cells)
         found, chars = pages.boxes(page)
-        problems += found + tab.problems()
+        problems += found + pages.axe_problems(page) + tab.problems()
         shoot(page, "zh-classroom", counts["explorers"])
         record_property(
             "summary",
