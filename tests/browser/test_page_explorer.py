@@ -185,11 +185,8 @@ def test_every_cell_has_matplotlibs_colour(tab, tmp_path, make):
     assert tab.problems == []
 
 
-def _picture(page) -> str:
-    return page.evaluate("() => document.querySelector('canvas.attnlib-canvas').toDataURL()")
-
-
-@pytest.mark.parametrize(
+# one explorer of each family drawn from the toy sentence, at its defaults
+EVERY_FAMILY = pytest.mark.parametrize(
     "make",
     [
         lambda: AttentionExplorer(n=6, d_k=4, seed=0, heads=1, mask="none", d=8),
@@ -199,6 +196,13 @@ def _picture(page) -> str:
     ],
     ids=["attention", "scaling", "qkv", "embedding"],
 )
+
+
+def _picture(page) -> str:
+    return page.evaluate("() => document.querySelector('canvas.attnlib-canvas').toDataURL()")
+
+
+@EVERY_FAMILY
 def test_a_static_page_moves_every_control_with_no_kernel(tab, tmp_path, make):
     """A file written by attnlib.explorers.static: every control moves the picture, in the
     browser alone, and nothing is asked of any server."""
@@ -561,16 +565,7 @@ _SENT_CONTROLS_JS = """async ([source, state]) => {
 }"""
 
 
-@pytest.mark.parametrize(
-    "make",
-    [
-        lambda: AttentionExplorer(n=6, d_k=4, seed=0, heads=1, mask="none", d=8),
-        lambda: ScalingExplorer(d_k=4, seed=0, n=8, d=8),
-        lambda: QKVExplorer(d_k=4, d_v=4, seed=0, n=6, d=8),
-        lambda: EmbeddingExplorer(n=6, d=8, seed=0),
-    ],
-    ids=["attention", "scaling", "qkv", "embedding"],
-)
+@EVERY_FAMILY
 def test_the_page_tells_the_kernel_the_explorers_controls_and_no_others(tab, make):
     """After each move the page sends the explorer's controls, by their names only: a name
     the explorer does not have (heads, from a scaling explorer) broke the view in Python."""
