@@ -200,3 +200,16 @@ def test_controls_the_explorer_has_not_are_refused_where_they_arrive():
     e.controls = {**e.controls, "heads": 1}  # what a page that sends too much would send
     assert isinstance(e.last_error, ValueError)
     assert "the page sent controls ['d_k', 'heads', 'seed']" in e.error
+
+
+def test_one_heads_numbers_until_more_heads_are_asked_for():
+    e = attention_page()
+    assert e.data["heads"] == 1  # one head shown: a seed's message carries one head
+    e.controls = {**e.controls, "heads": 3}  # the page asks for more heads than it holds
+    assert e.data["heads"] == 8 and e.last_error is None
+    sent = e.data
+    e.controls = {**e.controls, "heads": 6}  # then every heads move is the page's own
+    assert e.data is sent
+    e.controls = {**e.controls, "heads": 1, "seed": 2}
+    assert e.data["heads"] == 1 and e.data["seed"] == 2
+    assert np.array_equal(e.multi_head.heads[0].weights, e.attention.weights)

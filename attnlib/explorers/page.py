@@ -173,13 +173,16 @@ def _floats(a: np.ndarray) -> bytes:
     return np.ascontiguousarray(a, dtype="<f8").tobytes()
 
 
-def page_data(family: str, *, seed: int, d: int, n: int = MAX_N) -> dict[str, Any]:
+def page_data(
+    family: str, *, seed: int, d: int, n: int = MAX_N, heads: int | None = None
+) -> dict[str, Any]:
     """The numbers the page holds for `family` at `seed`: X and the weights at their widest.
 
     Every array is little-endian float64 bytes, row-major:
     ``X`` (n, d) (the embedding family: (n, 64), ``d`` then 64);
     ``W_Q``, ``W_K``, ``W_V`` (heads, d, width): head h's weights at width
-    ``width``, of which a smaller d_k (or d_v) takes the first columns.
+    ``width``, of which a smaller d_k (or d_v) takes the first columns. `heads`:
+    how many heads' weights (the attention family: all 8 unless fewer are asked for).
 
     Examples
     --------
@@ -192,7 +195,7 @@ def page_data(family: str, *, seed: int, d: int, n: int = MAX_N) -> dict[str, An
         empty = b""
         return {"X": _floats(ex.X), "W_Q": empty, "W_K": empty, "W_V": empty,
                 "d": MAX_WIDTH, "width": 0, "heads": 0, "seed": seed}  # fmt: skip
-    heads = MAX_HEADS if family == "attention" else 1
+    heads = (MAX_HEADS if heads is None else heads) if family == "attention" else 1
     many = toy_multi_head(n, d=d, d_k=MAX_WIDTH, heads=heads, seed=seed)
 
     def by_head(W: np.ndarray) -> bytes:
@@ -366,14 +369,23 @@ class PageExplorer(anywidget.AnyWidget):
         self.controls = new
 
     def _refresh_data(self, controls: dict) -> None:
-        if self.data.get("seed") != controls.get("seed", 0):
+        # a new seed; or more heads than the page holds (it holds one head's numbers
+        # while one head is shown: a seed's message is 8 times smaller)
+        if self.data.get("seed") != controls.get("seed", 0) or self.data.get(
+            "heads", 0
+        ) < controls.get("heads", 0):
             self.set_trait("data", self.numbers(controls, self.fixed)["data"])
 
     def numbers(self, controls: dict, fixed: dict) -> dict[str, Any]:
         """The traits that hold the numbers the page draws from, for these controls: sent
-        with the widget when it opens, and again for a new seed."""
+        with the widget when it opens, and again for a new seed or for more heads. One
+        head's weights while one head is shown, else all of them (the heads control
+        then moves in the page)."""
         n = fixed.get("n", MAX_N) if self.FAMILY in ("qkv", "scaling") else MAX_N
-        data = page_data(self.FAMILY, seed=controls.get("seed", 0), d=fixed.get("d", 8), n=n)
+        heads = 1 if controls.get("heads", 1) == 1 else MAX_HEADS
+        data = page_data(
+            self.FAMILY, seed=controls.get("seed", 0), d=fixed.get("d", 8), n=n, heads=heads
+        )
         return {"data": data, "token_labels": list(toy_example(n, d=1, seed=0).tokens)}
 
     def _on_controls(self, change) -> None:

@@ -803,7 +803,10 @@ export function render({ model, el }) {
       if (name === "example" && state.views.length) follow(value);
       state.controls = { ...state.controls, [name]: value };
       if (input.output) { input.output.textContent = value; input.setAttribute("aria-valuetext", String(value)); }
-      if (name === "seed") { picture.setAttribute("aria-busy", "true"); told(true); return; } // new numbers come
+      // a new seed, or more heads than the page holds numbers for: they come from the kernel
+      if (name === "seed" || (name === "heads" && value > state.data.heads)) {
+        picture.setAttribute("aria-busy", "true"); told(true); return;
+      }
       draw();
       told();
     });
@@ -898,7 +901,7 @@ export function render({ model, el }) {
       if (String(input.value) !== String(position)) input.value = position;
       if (input.output) { input.output.textContent = now[name]; input.setAttribute("aria-valuetext", String(now[name])); }
     }
-    if (state.data.seed === now.seed) draw();
+    if (state.data.seed === now.seed && !(now.heads > state.data.heads)) draw();
   };
   const onData = () => { state.data = readData(model); picture.removeAttribute("aria-busy"); draw(); };
   const onSelection = () => {
