@@ -90,9 +90,10 @@ def static_html(
         seed: _packed(page_data(explorer.FAMILY, seed=seed, d=d, n=n))
         for seed in (seeds if "seed" in explorer.controls else ())
     }
-    # a page with no kernel holds every head's numbers (the heads control moves in it)
-    start = page_data(explorer.FAMILY, seed=explorer.controls.get("seed", 0), d=d, n=n)
-    state["data"] = _packed(start if explorer.FAMILY == "attention" else state["data"])
+    # the start is the explorer's seed among them: every head's numbers, since a page with
+    # no kernel moves the heads control itself (no seed: the learned explorer's own data)
+    seed = explorer.controls.get("seed")
+    state["data"] = state["__seeds"].get(seed) or _packed(state["data"])
     state["cmaps"] = _packed(state["cmaps"])
     # </script> inside the JSON would end the script element: escape every "<"
     payload = json.dumps(state).replace("<", "\\u003c")
