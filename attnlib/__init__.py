@@ -45,6 +45,7 @@ __all__ = [
     "Gradients",
     "MultiHead",
     "MultiHeadExample",
+    "answer",
     "attention",
     "causal_mask",
     "charts",
@@ -92,6 +93,7 @@ _LAZY_NAMES = {
     "plot_attention": "pictures.plotting",
     "require": "version_check",
     "show_error": "lessons.demo",
+    "answer": "lessons.answers",
 }
 
 
