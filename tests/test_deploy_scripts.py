@@ -816,3 +816,18 @@ def test_ci_run_installs_what_the_tests_need_and_runs_make_test(tmp_path):
         assert call[0] == "apt-get", call
     installs = [c for c in made if c[:2] == ("apt-get", "install")]
     assert not installs or {"chromium", "fonts-noto-cjk", "shellcheck"} <= set(installs[0])
+
+
+def test_build_image_names_a_missing_repo2docker(tmp_path):
+    repo, _ = course_checkout(tmp_path)
+    image_stubs(tmp_path)
+    (tmp_path / "stubs" / "jupyter-repo2docker").unlink()
+    result = run_script(
+        repo / "deploy" / "jupyterhub" / "build-image.sh",
+        ["registry.uni.test/a", "t1"],
+        tmp_path / "stubs",
+        tmp_path / "log",
+    )
+    assert result.returncode == 1
+    assert "jupyter-repo2docker not found (deploy/jupyterhub/README.md" in result.stderr
+    assert calls(tmp_path / "log") == []
