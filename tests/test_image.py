@@ -167,14 +167,16 @@ def test_the_images_single_user_server_is_of_the_hubs_major_version():
 
 def chart_dir() -> Path:
     """The jupyterhub chart as `helm pull jupyterhub/jupyterhub --version V --untar` leaves
-    it, named by ATTNLIB_Z2JH_CHART. Neither this machine nor CI reaches the chart's
-    repository, so without it the tests that read it skip, under CI=true too."""
-    where = os.environ.get("ATTNLIB_Z2JH_CHART")
-    if not where:
-        pytest.skip(
-            "no jupyterhub chart here: helm pull jupyterhub/jupyterhub --version "
-            f"{check_values_module().CHART_VERSION} --untar, then ATTNLIB_Z2JH_CHART=DIR/jupyterhub"
-        )
+    it: the copy in tests/data (its README says what it holds and from where), or the
+    folder named by ATTNLIB_Z2JH_CHART."""
+    version = check_values_module().CHART_VERSION
+    where = os.environ.get("ATTNLIB_Z2JH_CHART") or (
+        ROOT / "tests" / "data" / f"z2jh-chart-{version}" / "jupyterhub"
+    )
+    assert (Path(where) / "values.schema.json").is_file(), (
+        f"no jupyterhub chart {version} at {where}: helm pull jupyterhub/jupyterhub "
+        f"--version {version} --untar, and copy it there (tests/data/z2jh-chart-*/README.md)"
+    )
     return Path(where)
 
 
