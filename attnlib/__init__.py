@@ -54,6 +54,7 @@ __all__ = [
     "explain",
     "explorer",
     "get_language",
+    "import_torch",
     "learned_explorer",
     "lookup",
     "multi_head_attention",
@@ -94,6 +95,7 @@ _LAZY_NAMES = {
     "require": "version_check",
     "show_error": "lessons.demo",
     "answer": "lessons.answers",
+    "import_torch": "lessons.bridge",
 }
 
 

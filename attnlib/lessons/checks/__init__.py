@@ -15,7 +15,8 @@ bare traceback: it reports it instead.
 - :mod:`.layer`: 05's capstone, the learner's whole self-attention layer;
 - :mod:`.learned`: exercises of notebook 06 (the softmax's and the loss's gradients, a pick);
 - :mod:`.next_steps`: notebook 07's exercises (a causal mask, masked weights, heads);
-- :mod:`.next_predictions`: notebook 07's predictions (mask counts, head shapes and sizes).
+- :mod:`.next_predictions`: notebook 07's predictions (mask counts, head shapes and sizes);
+- :mod:`.torch_heads`: notebook 08's exercise (a batch cut into heads, in PyTorch's layout).
 
 Examples
 --------
@@ -77,6 +78,7 @@ from .predictions import (
     check_prediction_X_shape,
 )
 from .runner import CheckResult
+from .torch_heads import check_to_heads
 from .weights import (
     check_prediction_alpha,
     check_prediction_doubled_scores,
@@ -133,6 +135,7 @@ __all__ = [
     "check_softmax_backward",
     "check_softmax_temperature",
     "check_split_heads",
+    "check_to_heads",
     "check_weighted_sum",
     "check_window_mask",
 ]
