@@ -26,7 +26,7 @@ from ...i18n import tr
 from ...maths.core import Attention, self_attention
 from ...maths.data import toy_example
 from ...maths.stats import score_variance
-from .predictions import as_index, as_number, wrong
+from .answers import as_index, as_number, wrong
 from .runner import Failure, check
 
 SCORE_TOLERANCE = 0.01  # absolute: a score or a weight worked out by hand, to two decimals
@@ -254,8 +254,18 @@ def check_prediction_winner(
                 tr("{token!r} appears more than once among the keys", token=answer.strip()),
                 tr("write the key's index instead, counting from 0"),
             )
-        answer = names.index(answer.strip())
-    j = as_index(answer, n_kv)
+        j = names.index(answer.strip())
+    elif isinstance(answer, str) and names and not answer.strip().isdecimal():
+        raise Failure(
+            tr(
+                "your prediction {answer!r} is not one of the keys' tokens: {tokens}",
+                answer=answer,
+                tokens=", ".join(map(repr, names)),
+            ),
+            tr("write a key's token as printed, or its index counting from 0"),
+        )
+    else:
+        j = as_index(answer, n_kv)  # a number in quotes is told apart here
     right = int(np.argmax(att.weights[i]))
     row = att.scores[i]
     if j == right:
