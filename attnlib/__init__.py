@@ -101,7 +101,11 @@ def __getattr__(name: str):
     if name in _LAZY_NAMES:
         module = importlib.import_module(f".{_LAZY_NAMES[name]}", __name__)
         return getattr(module, name)
-    raise AttributeError(f"module 'attnlib' has no attribute {name!r}")
+    from .i18n import tr  # not kept in the namespace: attnlib.tr is no public name
+
+    raise AttributeError(
+        tr("module {module!r} has no attribute {name!r}", module=__name__, name=name)
+    )
 
 
 def __dir__():

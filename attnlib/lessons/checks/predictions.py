@@ -203,7 +203,14 @@ def check_prediction_moved_token(answer: int, perm=(5, 3, 0, 4, 1, 2), i: int = 
     perm = np.asarray(perm)
     n = len(perm)
     if sorted(perm.tolist()) != list(range(n)) or not 0 <= i < n:
-        raise ValueError(f"perm must reorder 0 to {n - 1} and i be one of them, got {perm}, {i}")
+        raise ValueError(
+            tr(
+                "perm must reorder 0 to {last} and i be one of them, got {perm}, {i}",
+                last=n - 1,
+                perm=perm,
+                i=i,
+            )
+        )
     ex = toy_example(n=n)
     old = self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V).Z  # (n, d_v)
     new = self_attention(ex.X[perm], ex.W_Q, ex.W_K, ex.W_V).Z  # (n, d_v): the reordered tokens

@@ -55,7 +55,7 @@ def _row(att: Attention | None, i: int) -> tuple[Attention, np.ndarray]:
     att = small_example() if att is None else att
     n_q = att.scores.shape[0]
     if not 0 <= i < n_q:
-        raise ValueError(f"i must be from 0 to {n_q - 1}, got {i}")
+        raise ValueError(tr("i must be from 0 to {last}, got {i}", last=n_q - 1, i=i))
     return att, att.scores[i]
 
 
@@ -183,7 +183,13 @@ def check_prediction_alpha(
     n_q, n_kv = att.weights.shape
     if not (0 <= i < n_q and 0 <= j < n_kv):
         raise ValueError(
-            f"i must be from 0 to {n_q - 1} and j from 0 to {n_kv - 1}, got i = {i}, j = {j}"
+            tr(
+                "i must be from 0 to {last_i} and j from 0 to {last_j}, got i = {i}, j = {j}",
+                last_i=n_q - 1,
+                last_j=n_kv - 1,
+                i=i,
+                j=j,
+            )
         )
     row = att.scores[i]  # (n_kv,)
     right = float(att.weights[i, j])
