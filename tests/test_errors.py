@@ -127,7 +127,7 @@ def test_every_error_a_learner_can_meet_goes_through_tr():
 
 def test_the_source_reader_finds_what_it_should(tmp_path):
     # the reader itself, on a module of its own: each English raise found, tr() ones not
-    source = '''
+    source = """
 def f(x):
     raise ValueError(f"x must be positive, got {x}")
 
@@ -141,7 +141,7 @@ def h(x):
 def k(x):
     said = tr("x must be positive, got {x}")
     raise ValueError(said.format(x=x) + ": ")
-'''
+"""
     (tmp_path / "sample.py").write_text(source, encoding="utf-8")
     assert untranslated_raises(tmp_path) == {
         ("sample.py", "f"): ["x must be positive, got "],
