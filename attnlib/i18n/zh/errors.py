@@ -204,7 +204,7 @@ MESSAGES = {
     "scores are ({n_q} × {n_kv}): cross-attention needs key_tokens "
     "(length {n_kv}) besides the {n_q} query tokens": (
         "注意力分数是 ({n_q} × {n_kv})：交叉注意力除了 {n_q} 个查询词元，"
-        "还需要键的词元 key_tokens（长度 {n_kv}）"
+        "还需要键的词元 key_tokens（共 {n_kv} 个）"
     ),
     "mh must be a MultiHead (from multi_head_attention), got {kind}": (
         "mh 必须是 multi_head_attention 返回的 MultiHead，实际是 {kind}"
