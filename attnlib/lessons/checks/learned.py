@@ -23,7 +23,7 @@ import numpy as np
 from ...i18n import tr
 from ...maths.core import softmax
 from ...maths.lookup import Params, Sequence, attend, init_params, make_task, qk_gradient_norms
-from .answers import as_choice, as_number, written, wrong
+from .reading import as_choice, as_number, written, wrong
 from .runner import Failure, call, check, close, compare, expect_array
 
 #: The step of the central finite differences: its error, h² and eps / h, stays near 1e-10.

@@ -26,7 +26,7 @@ from ...maths.core import (
     softmax,
 )
 from ...maths.data import toy_multi_head
-from .answers import as_choice, as_index, as_number, as_shape, written, wrong
+from .reading import as_choice, as_index, as_number, as_shape, written, wrong
 from .runner import Failure, check
 
 

@@ -38,7 +38,7 @@ from ...maths.core import (
     self_attention,
 )
 from ...maths.data import toy_example, toy_multi_head
-from .answers import written, wrong
+from .reading import written, wrong
 from .runner import Failure, call, check, close, compare, expect_array, expect_value
 
 SIZES = (4, 7, 1)  # the n a causal mask is checked at; 4 first, where every slip differs

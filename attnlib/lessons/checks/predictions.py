@@ -37,7 +37,7 @@ Examples
   Hint: that is the transpose: row i holds query i's scores against every key, so there are n_q = 3 rows
 
 The predictions of 04 and 05, worked out by hand, are checked in :mod:`.worked`;
-every module reads the learner's answer with the helpers of :mod:`.answers`.
+every module reads the learner's answer with the helpers of :mod:`.reading`.
 """  # noqa: E501
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ import numpy as np
 from ...i18n import tr
 from ...maths.core import attention, self_attention
 from ...maths.data import VOCABULARY, embedding_table, toy_example
-from .answers import as_index, as_number, as_shape, written, wrong
+from .reading import as_index, as_number, as_shape, written, wrong
 from .runner import Failure, check
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from ...i18n import tr
 from ...maths.core import Attention, softmax
-from .answers import as_choice, as_number, written, wrong
+from .reading import as_choice, as_number, written, wrong
 from .runner import Failure, check
 from .worked import SCORE_TOLERANCE, numbers, small_example
 

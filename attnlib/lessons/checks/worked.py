@@ -26,7 +26,7 @@ from ...i18n import tr
 from ...maths.core import Attention, self_attention
 from ...maths.data import toy_example
 from ...maths.stats import score_variance
-from .answers import as_index, as_number, wrong
+from .reading import as_index, as_number, wrong
 from .runner import Failure, check
 
 SCORE_TOLERANCE = 0.01  # absolute: a score or a weight worked out by hand, to two decimals

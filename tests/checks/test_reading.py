@@ -1,4 +1,4 @@
-"""attnlib.checks.answers: a prediction read as the learner wrote it, in either language.
+"""attnlib.checks.reading: a prediction read as the learner wrote it, in either language.
 
 A word may be answered in English or in Chinese whatever the language set, with
 the case, spaces, full-width forms and punctuation a learner's keyboard adds; a
@@ -16,7 +16,7 @@ import pytest
 
 import attnlib
 from attnlib import checks
-from attnlib.lessons.checks import answers
+from attnlib.lessons.checks import reading
 
 from .helpers import fails_with, passes
 
@@ -101,10 +101,10 @@ def test_the_right_word_is_named_in_the_learner_s_language():
 
 
 def test_folded_keeps_letters_of_every_script_and_drops_what_surrounds_them():
-    assert answers.folded("  「About The Same」。") == "aboutthesame"
-    assert answers.folded("（更平缓）") == "更平缓"
-    assert answers.folded("...") == ""
-    assert answers.spellings("the same") >= {"thesame", "一样多"}
+    assert reading.folded("  「About The Same」。") == "aboutthesame"
+    assert reading.folded("（更平缓）") == "更平缓"
+    assert reading.folded("...") == ""
+    assert reading.spellings("the same") >= {"thesame", "一样多"}
 
 
 # --- a number (or shape, or list) typed in quotes is text ---
