@@ -7,6 +7,8 @@ wrong plus a hint. A check never lets the learner's exception escape as a
 bare traceback: it reports it instead.
 
 - :mod:`.runner`: the result type and the one way a check runs and reports a failed step;
+- :mod:`.reading`: how a prediction is read (a shape, a number, an index, a word in
+  English or Chinese), and what a learner is told when it has the wrong form;
 - :mod:`.inputs`: exercises of 2.1 and 2.2.1 (two sequences, reordering, embeddings, shapes);
 - :mod:`.formulas`: exercises of 2.2.2 to 2.2.4 (Q, K, V, scores, softmax, weighted sum);
 - :mod:`.predictions`: predictions written before a cell runs (a shape, a count), read;
