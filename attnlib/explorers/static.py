@@ -58,7 +58,8 @@ const raw = (b64) => { const s = atob(b64), a = new Uint8Array(s.length);
   for (let k = 0; k < s.length; k++) a[k] = s.charCodeAt(k); return new DataView(a.buffer); };
 const unpack = (d) => Object.fromEntries(Object.entries(d).map(
   ([k, v]) => [k, (v && v.__b64 !== undefined) ? raw(v.__b64) : v]));
-const floats = (v) => new Float64Array(new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice().buffer);
+const floats = (v) => new Float64Array(
+  new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice().buffer);
 const flat = (rows) => Float64Array.from(rows.flat(), (x) => (x === null ? -Infinity : x));
 // The pass whose numbers a click in `panel` explains, and its tokens (views.py's explain)
 function explained(state, m, panel) {
@@ -96,8 +97,8 @@ function mount(el, state, m, b) {
       const first = explained(state, m, sel[2]);
       const panel = first && sel[2] < first.panels ? sel[2] : 0;
       const x = panel === sel[2] ? first : explained(state, m, panel);
-      if (x) details = b.detailsHtml(x.att, x.tokens, Math.min(sel[0], x.att.n - 1),
-                                     Math.min(sel[1], x.att.n - 1), { t, maxItems: state.explain_items });
+      const [i, j] = [Math.min(sel[0], x.att.n - 1), Math.min(sel[1], x.att.n - 1)];
+      if (x) details = b.detailsHtml(x.att, x.tokens, i, j, { t, maxItems: state.explain_items });
     }
     if (details !== state.details) { state.details = details; tell('details'); }
   }
@@ -213,8 +214,9 @@ def loader_js() -> str:
     ``<script type="application/json" class="attnlib-state" data-for="ID">`` in the page
     goes to the element ``ID``. It holds the page's modules, so that it works over HTTP
     and from the file system alike (a module loaded from a file:// address is refused)."""
-    modules = {name: (FRONT / name).read_text(encoding="utf-8") for name in ("explorer.js",
-                                                                             "breakdown.js")}
+    modules = {
+        name: (FRONT / name).read_text(encoding="utf-8") for name in ("explorer.js", "breakdown.js")
+    }
     return (
         "(() => {\n"
         f"const MODULES = {json.dumps(modules)};\n"
@@ -228,7 +230,8 @@ def loader_js() -> str:
         "  for (const s of states) mount(document.getElementById(s.dataset.for),"
         " JSON.parse(s.textContent), m, b);\n"
         "}\n"
-        "if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);\n"
+        "if (document.readyState === 'loading')\n"
+        "  document.addEventListener('DOMContentLoaded', start);\n"
         "else start();\n"
         "})();\n"
     )

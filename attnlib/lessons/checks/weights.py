@@ -26,7 +26,7 @@ import numpy as np
 
 from ...i18n import tr
 from ...maths.core import Attention, softmax
-from .predictions import as_number, written, wrong
+from .predictions import as_choice, as_number, written, wrong
 from .runner import Failure, check
 from .worked import SCORE_TOLERANCE, numbers, small_example
 
@@ -91,13 +91,7 @@ def check_prediction_doubled_scores(answer: str, att: Attention | None = None, i
     False
     """
     att = small_example() if att is None else att
-    written(answer)
-    choice = str(answer).strip().lower()
-    if choice not in DOUBLED_CHOICES:
-        raise Failure(
-            tr("your prediction {answer!r} is not one of the choices", answer=answer),
-            tr("answer one of {choices}", choices=", ".join(repr(c) for c in DOUBLED_CHOICES)),
-        )
+    choice = as_choice(answer, DOUBLED_CHOICES)  # the same reading as every word answer
     before = softmax(att.scores[i])  # (n_kv,)
     after = softmax(2 * att.scores[i])  # (n_kv,)
     top = int(np.argmax(before))
