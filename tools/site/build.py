@@ -264,15 +264,22 @@ def build_edition(code: str, out: Path, stage: Path) -> tuple[str, float, list[s
         encoding="utf-8",
     )
     settings = {"title": w["site_title"], "sphinx_language": edition.lab_locale or code,
-                "static": str(_static(stage / code)), "search": w["search"]}  # fmt: skip
+                "static": str(_static(stage / code)), "search": w["search"],
+                "favicon": str(HERE / "static" / "favicon.svg")}  # fmt: skip
     os.environ["ATTNLIB_SITE_EDITION"] = json.dumps(settings)
+    # myst-nb writes the outputs' files beside the build folder (../jupyter_execute): a
+    # folder of the edition's own, since the editions build side by side with the same names
+    built = stage / f"{code}-build" / "html"
+    if built.parent.exists():
+        shutil.rmtree(built.parent)
+    status = build_main(["-q", "-b", "html", "-c", str(HERE), "-d", str(stage / f"{code}-doctrees"),
+                         str(src), str(built)])  # fmt: skip
+    if status:
+        raise SystemExit(f"sphinx-build failed for edition {code} (status {status})")
     target = out / code
     if target.exists():
         shutil.rmtree(target)
-    status = build_main(["-q", "-b", "html", "-c", str(HERE), "-d", str(stage / f"{code}-doctrees"),
-                         str(src), str(target)])  # fmt: skip
-    if status:
-        raise SystemExit(f"sphinx-build failed for edition {code} (status {status})")
+    shutil.move(built, target)
     (target / "notebooks").mkdir()
     for name in names:
         shutil.copy(folder / f"{name}.ipynb", target / "notebooks" / f"{name}.ipynb")
@@ -288,7 +295,8 @@ def root_page(out: Path, codes: list[str]) -> None:
     (out / "index.html").write_text(
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        "<title>attnlib</title><style>body{font-family:system-ui,sans-serif;margin:2em;"
+        '<title>attnlib</title><link rel="icon" href="en/_static/favicon.svg"><style>'
+        "body{font-family:system-ui,sans-serif;margin:2em;"
         "line-height:1.6;font-size:1.1em}</style></head>"
         f"<body><main><h1>attnlib</h1><ul>{items}</ul></main></body></html>\n",
         encoding="utf-8",

@@ -53,3 +53,7 @@ mathjax2_config = {
     "menuSettings": {"zoom": "None"},
     "showMathMenu": False,
 }
+# MathJax 2 typesets every \( \) and \[ \] outside code (myst's update is for MathJax 3)
+myst_update_mathjax = False
+html_context = {"default_mode": "light"}  # the theme's own default, said, so it logs no error
+html_favicon = edition["favicon"]  # a file of the site's: no request for /favicon.ico
