@@ -57,3 +57,13 @@ mathjax2_config = {
 myst_update_mathjax = False
 html_context = {"default_mode": "light"}  # the theme's own default, said, so it logs no error
 html_favicon = edition["favicon"]  # a file of the site's: no request for /favicon.ico
+
+
+def setup(app):
+    # Sphinx 9.0's Chinese search ships the English stemmer (for the Latin words among the
+    # Chinese) but names it ChineseStemmer in language_data.js, which then throws on every
+    # page: name it after the stemmer it ships.
+    from sphinx.search.zh import SearchChinese
+
+    if SearchChinese.js_stemmer_rawcode == "english-stemmer.js":
+        SearchChinese.language_name = "English"

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import re
 import sys
 from bisect import bisect_right
@@ -140,12 +141,42 @@ def _template(verdict: dict, answer) -> dict:
     # the verdict with the answer, as the check wrote it, replaced by marks the page fills
     forms = {"r": repr(answer), "g": format(answer, "g"), ".4g": format(answer, ".4g"),
              ".3g": format(answer, ".3g")}  # fmt: skip
+    # only a form that is the answer exactly (9 for 9, not "9" for 8.996 at .3g): a number
+    # the check rounded stays as it wrote it, and a band's edges say where that changes
+    forms = {spec: form for spec, form in forms.items() if _exact(form, answer)}
     out = []
     for text in verdict["tries"]:
         for spec, form in sorted(forms.items(), key=lambda kv: -len(kv[1])):
             text = re.sub(rf"(?<![\w.]){re.escape(form)}(?![\w]|\.\d)", _MARKS[spec], text)
         out.append(text)
     return {"passed": verdict["passed"], "tries": out}
+
+
+def _exact(form: str, answer) -> bool:
+    try:
+        return float(form) == float(answer)
+    except ValueError:
+        return False
+
+
+def _between(lo: float, hi: float) -> float:
+    # the number with the fewest digits strictly between lo and hi (a learner's kind of number)
+    for digits in range(1, 18):
+        mid = float(f"{(lo + hi) / 2:.{digits}g}")
+        if lo < mid < hi:
+            return mid
+    return (lo + hi) / 2
+
+
+def _plainest(lo: float, hi: float) -> float:
+    # the number with the fewest significant digits in [lo, hi)
+    top = max(abs(lo), abs(hi), 1e-300)
+    for digits in range(1, 18):
+        step = 10.0 ** (math.floor(math.log10(top)) - digits + 1)
+        c = round(math.ceil(lo / step) * step, 15)
+        if lo <= c < hi:
+            return c
+    return lo
 
 
 def _grid() -> list[float]:
@@ -169,8 +200,8 @@ def _number_table(check, kwargs: dict) -> dict:
     def split(lo: float, hi: float, k_hi: str, depth: int = 0) -> None:
         # the number where kind(lo) stops: then the next band, up to hi
         k_lo, b = kinds[-1], hi
-        for _ in range(45):
-            mid = (lo + hi) / 2
+        for _ in range(60):
+            mid = _between(lo, hi)
             if mid in (lo, hi):
                 break
             lo, hi = (mid, hi) if kind(mid) == k_lo else (lo, mid)
@@ -182,9 +213,18 @@ def _number_table(check, kwargs: dict) -> dict:
     for a, b, ka, kb in zip(grid, grid[1:], classes, classes[1:], strict=False):
         if ka != kb:
             split(a, b, kb)
-    names = sorted(set(kinds))
-    verdicts = [eval(k) for k in names]
-    return {"edges": edges, "bands": [names.index(k) for k in kinds], "verdicts": verdicts,
+    # each band's verdict as the check gives it for the plainest number in it (3, not the
+    # 2.99999... an edge fell on), then neighbours that read alike become one band
+    bounds = [grid[0] - 1, *edges, grid[-1] + 1]
+    texts = [kind(_plainest(lo, hi)) for lo, hi in zip(bounds, bounds[1:], strict=False)]
+    kept_edges, kept = [], [texts[0]]
+    for edge, text in zip(edges, texts[1:], strict=True):
+        if text != kept[-1]:
+            kept_edges.append(edge)
+            kept.append(text)
+    names = sorted(set(kept))
+    verdicts = [eval(k) for k in names]  # our own repr of a dict of strings
+    return {"edges": kept_edges, "bands": [names.index(k) for k in kept], "verdicts": verdicts,
             "marks": {mark: spec for spec, mark in _MARKS.items()}}  # fmt: skip
 
 
