@@ -30,7 +30,6 @@ html_theme_options = {
     "use_download_button": False,
     "use_fullscreen_button": False,
     "navigation_with_keys": False,
-    "search_bar_text": edition["search"],
 }
 html_last_updated_fmt = None
 html_permalinks_icon = "#"
@@ -67,3 +66,6 @@ def setup(app):
 
     if SearchChinese.js_stemmer_rawcode == "english-stemmer.js":
         SearchChinese.language_name = "English"
+
+
+templates_path = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")]
