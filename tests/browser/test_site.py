@@ -42,8 +42,8 @@ MATHJAX_TEX_FONTS = "/_static/mathjax/fonts/HTML-CSS/TeX/"
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
     """The website, built once (both editions, as `make site` builds them)."""
-    missing = [m for m in ("sphinx", "myst_nb", "sphinx_book_theme", "jieba",
-                           "jupyter_server_mathjax") if importlib.util.find_spec(m) is None]  # fmt: skip
+    tools = ("sphinx", "myst_nb", "sphinx_book_theme", "jieba", "jupyter_server_mathjax")
+    missing = [m for m in tools if importlib.util.find_spec(m) is None]
     if missing:
         skip_or_fail(f"the website's tools are not installed ({', '.join(missing)}): "
                      "pip install -e '.[site]' (make test does)")  # fmt: skip
@@ -187,11 +187,13 @@ def test_a_click_shows_the_breakdown_the_kernel_would(site, server, tab, code):
     explorer.evaluate(
         """(el, [i, j]) => {
              const pic = el.querySelector('.attnlib-picture'), canvas = el.querySelector('canvas');
-             const b = JSON.parse(pic.dataset.boxes)[1], [rows, cols] = JSON.parse(pic.dataset.shapes)[1];
+             const b = JSON.parse(pic.dataset.boxes)[1];
+             const [rows, cols] = JSON.parse(pic.dataset.shapes)[1];
              const r = canvas.getBoundingClientRect(), s = r.width / parseFloat(canvas.style.width);
              const cell = Math.min(b.box / cols, b.box / rows);
              canvas.dispatchEvent(new MouseEvent('click', {bubbles: true,
-               clientX: r.left + (b.x + (j + 0.5) * cell) * s, clientY: r.top + (b.y + (i + 0.5) * cell) * s}));
+               clientX: r.left + (b.x + (j + 0.5) * cell) * s,
+               clientY: r.top + (b.y + (i + 0.5) * cell) * s}));
            }""",
         [i, j],
     )  # fmt: skip
@@ -274,8 +276,8 @@ def test_axe_finds_nothing_on_a_page_of_each_edition(site, server, tab, code):
     _ready(tab)
     tab.add_script_tag(path=str(AXE))
     result = tab.evaluate("async () => await axe.run(document)")
-    violations = [f"{v['id']}: {v['help']} ({len(v['nodes'])}: "
-                  f"{[n['target'] for n in v['nodes'][:3]]})" for v in result["violations"]]  # fmt: skip
+    violations = [f"{v['id']}: {v['help']} ({[n['target'] for n in v['nodes'][:3]]})"
+                  for v in result["violations"]]  # fmt: skip
     assert violations == []
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import math
 import re
 import sys
@@ -216,7 +217,7 @@ def _number_table(check, kwargs: dict) -> dict:
     # each band's verdict as the check gives it for the plainest number in it (3, not the
     # 2.99999... an edge fell on), then neighbours that read alike become one band
     bounds = [grid[0] - 1, *edges, grid[-1] + 1]
-    texts = [kind(_plainest(lo, hi)) for lo, hi in zip(bounds, bounds[1:], strict=False)]
+    texts = [kind(_plainest(lo, hi)) for lo, hi in itertools.pairwise(bounds)]
     kept_edges, kept = [], [texts[0]]
     for edge, text in zip(edges, texts[1:], strict=True):
         if text != kept[-1]:
