@@ -8,7 +8,7 @@
 
 const ELLIPSIS = "\u2026";
 const HIGHLIGHT = "background: #fff1a8; font-weight: bold";
-const MUTED = "color: #888";
+const MUTED = "color: #666"; // tables.MUTED
 
 // Python's html.escape(text): & < > " ' as entities
 export const escapeHtml = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;")
