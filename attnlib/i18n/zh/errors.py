@@ -129,7 +129,7 @@ MESSAGES = {
     "(as True does in nn.MultiheadAttention)": (
         "掩码（mask）必须是布尔数组，查询 i 可以关注键 j 的位置为 True，实际的 dtype 是 "
         "{dtype}。请先转换：由 0 和 -inf 组成的加性掩码，用 mask = (m == 0)；由 0 和 1 "
-        "组成的掩码，若 1 表示“可以关注”，用 mask = (m == 1)，若 1 表示“屏蔽”"
+        "组成的掩码，若 1 表示“可以关注”，用 mask = (m == 1)，若 1 表示“被掩码”"
         "（nn.MultiheadAttention 里的 True 就是这个意思），用 (m == 0)"
     ),
     "mask has shape {shape} but the scores are (n_q, n_kv) = ({n_q}, {n_kv}): one row per "
