@@ -120,8 +120,10 @@ test-oldest: requirements/oldest.txt
 # CLASS_N students log in (all at once, or arriving over CLASS_SPREAD seconds:
 # CLASS_ARRIVAL=even or random), start a server, pull the course, run notebook 05 and
 # move the sliders CLASS_K times at once (CLASS_BROWSERS of them in Chromium),
-# CLASS_THINK seconds apart on average; prints the figures. Installs the "class" extra
-# and the npm configurable-http-proxy into deploy/jupyterhub/node_modules.
+# CLASS_THINK seconds apart on average; prints the figures. Also a forgotten password on
+# a live first-use hub (tests/classhub/test_password_reset.py: reset, log in, the work is
+# still there). Installs the "class" extra and the npm configurable-http-proxy into
+# deploy/jupyterhub/node_modules.
 CLASS_N ?= 20
 CLASS_K ?= 10
 CLASS_BROWSERS ?= 2

@@ -32,6 +32,10 @@ moves a second time under py-spy (``pip install py-spy``; needs ptrace) on the
 kernel and on the server, keeps the raw (collapsed) stacks in DIR and prints the
 functions that took the most samples, inclusive and self.
 
+Last it sends the same number of updates to a bare ipywidgets ``IntSlider``
+that nothing observes, and prints their CPU: the floor of any widget message on
+this server and kernel, which a move the page draws cannot go under.
+
 The machine's load average is printed with the figures: CPU time is less
 sensitive to other work on the machine than wall time, but not immune.
 """
@@ -425,6 +429,45 @@ def moves(channel, explorer, server_pid, kernel_pid, k, via, names) -> dict:
     }
 
 
+FLOOR = (  # a widget with no observer of ours: what any comm update costs here
+    "import ipywidgets\n_bench_bare = ipywidgets.IntSlider(description='bare', max=10**6)\n"
+    "_bench_bare"
+)
+
+
+def floor(channel, explorer, server_pid, kernel_pid, k) -> list[float]:
+    """Server + kernel CPU (ms) of K updates of a bare IntSlider's value: the message's floor.
+
+    The same message as a move that the page has drawn (one ``comm_msg`` ``update``), to a
+    widget that does nothing with it: what is left of a move's cost is Jupyter's own
+    (the server relays the message, the kernel parses and dispatches it and publishes
+    "busy" and "idle"), which no explorer can remove.
+    """
+    execute(channel, FLOOR, explorer)
+    comm_id = next(c for c, label in explorer.models.items() if label == "IntSlider bare")
+    costs = []
+    for value in range(1, k + 1):
+        s0, k0 = cpu_ns(server_pid), cpu_ns(kernel_pid)
+        msg_id = channel.send(
+            "comm_msg",
+            {
+                "comm_id": comm_id,
+                "data": {"method": "update", "state": {"value": value}, "buffer_paths": []},
+            },
+        )
+        while True:
+            msg, _ = channel.recv(60)
+            if (
+                msg["parent_header"].get("msg_id") == msg_id
+                and msg["header"]["msg_type"] == "status"
+                and msg["content"]["execution_state"] == "idle"
+            ):
+                break
+        time.sleep(SETTLE_S)
+        costs.append((cpu_ns(server_pid) - s0 + cpu_ns(kernel_pid) - k0) / 1e6)
+    return costs
+
+
 def idle_rate(server_pid: int, kernel_pid: int, seconds: float = 2.0) -> tuple[float, float]:
     """CPU ms per second of server and kernel while nothing happens (the floor of a move)."""
     s0, k0 = cpu_ns(server_pid), cpu_ns(kernel_pid)
@@ -646,6 +689,13 @@ def main() -> None:
         moves(channel, explorer, *pids, 6, args.via, args.sliders)  # warm up
         result = moves(channel, explorer, *pids, args.moves, args.via, args.sliders)
         figures = report(result, "per move")
+        bare = floor(channel, explorer, *pids, args.moves)
+        med, p95 = summary(bare)
+        figures["floor_ms"] = {"median": round(med, 2), "p95": round(p95, 2)}
+        print(
+            f"\nfloor: one update of a bare IntSlider (no observer), {len(bare)} times: "
+            f"server + kernel CPU median {med:.2f} ms, p95 {p95:.2f} ms"
+        )
         figures["load"] = os.getloadavg()
         if args.json:
             Path(args.json).write_text(json.dumps(figures, indent=1))

@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..i18n import tr
 from .page import FRONT, PageExplorer, page_data
 
 __all__ = ["static_html", "write_html"]
@@ -77,12 +78,16 @@ def static_html(
     state = {k: v for k, v in state.items() if k not in ("layout", "tabbable", "tooltip", "comm")}
     if "seed" in state["limits"]:
         if not seeds:
-            raise ValueError("seeds must hold at least one seed")
+            raise ValueError(tr("seeds must hold at least one seed"))
         seed_range = {**state["limits"]["seed"], "low": seeds[0], "high": seeds[-1]}
         state["limits"] = {**state["limits"], "seed": seed_range}
         if state["controls"]["seed"] not in seeds:
             raise ValueError(
-                f"the explorer's seed {state['controls']['seed']} is not among seeds {seeds}"
+                tr(
+                    "the explorer's seed {seed} is not among seeds {seeds}",
+                    seed=state["controls"]["seed"],
+                    seeds=seeds,
+                )
             )
     n = explorer.fixed.get("n", 32) if explorer.FAMILY in ("qkv", "scaling") else 32
     d = explorer.fixed.get("d", 8)

@@ -243,8 +243,67 @@ MESSAGES = {
     ),
     "your prediction {answer!r} is not a shape": "你的预测 {answer!r} 不是一个形状",
     "a shape is a tuple of ints, such as (3, 5)": "形状是由整数组成的元组，例如 (3, 5)",
-    "your prediction {answer!r} is not a number": "你的预测 {answer!r} 不是一个数",
+    "your prediction {answer!r} is of type {kind}, not a number": "你的预测 {answer!r} 的类型是 {kind}，不是数",
     "write a number such as 0.25 (no quotes)": "写一个数，例如 0.25（不要加引号）",
+    # a number, shape or list typed in quotes: a string, told apart from what it should be
+    "your prediction {answer!r} is text (a str), not a number": (
+        "你的预测 {answer!r} 是字符串（str），不是数"
+    ),
+    "write the number without quotes: {example}": "去掉引号，直接写数：{example}",
+    "your prediction {answer!r} is text (a str), not an index": (
+        "你的预测 {answer!r} 是字符串（str），不是下标"
+    ),
+    "write the index without quotes, as an int from 0 to {last}: {example}": (
+        "去掉引号，把下标写成 0 到 {last} 之间的整数：{example}"
+    ),
+    "your prediction {answer!r} is of type {kind}, not an index": "你的预测 {answer!r} 的类型是 {kind}，不是下标",
+    "your prediction {answer!r} is text (a str), not a shape": (
+        "你的预测 {answer!r} 是字符串（str），不是形状"
+    ),
+    "write the shape without quotes, as a tuple of ints: {example}": (
+        "去掉引号，把形状写成整数元组：{example}"
+    ),
+    "your prediction {answer!r} is text (a str), not three shapes": (
+        "你的预测 {answer!r} 是字符串（str），不是三个形状"
+    ),
+    "write the shapes without quotes: ((1, 2), (1, 2), (1, 2))": (
+        "去掉引号写出三个形状：((1, 2), (1, 2), (1, 2))"
+    ),
+    "your prediction {answer!r} is text (a str), not four shapes": (
+        "你的预测 {answer!r} 是字符串（str），不是四个形状"
+    ),
+    "write the four shapes without quotes: [W_Q, Q of one head, Z, output]": (
+        "去掉引号，按顺序写出四个形状：[W_Q, 一个头的 Q, Z, output]"
+    ),
+    "your prediction {answer!r} is text (a str), not {n} numbers": (
+        "你的预测 {answer!r} 是字符串（str），不是 {n} 个数"
+    ),
+    "write a list of {n} numbers without quotes, such as [0.1, 0.2, 0.3]": (
+        "去掉引号，写一个含 {n} 个数的列表，例如 [0.1, 0.2, 0.3]"
+    ),
+    "your prediction {answer!r} is text (a str), not a pair of numbers": (
+        "你的预测 {answer!r} 是字符串（str），不是一对数"
+    ),
+    "write the two numbers without quotes: (at the right value, at any other value)": (
+        "去掉引号写两个数：（正确的值处，任意另一个值处）"
+    ),
+    "your prediction {answer!r} is text (a str), not pairs (i, j)": (
+        "你的预测 {answer!r} 是字符串（str），不是 (i, j) 对"
+    ),
+    "write the pairs without quotes, such as [(0, 1), (0, 2)]": (
+        "去掉引号写出 (i, j) 对，例如 [(0, 1), (0, 2)]"
+    ),
+    "{prediction!r} is text (a str), not a position: write it without "
+    "quotes, {position}, or write a token such as {example!r}": (
+        "{prediction!r} 是字符串（str），不是位置：去掉引号写成 {position}，"
+        "或者写一个词元，例如 {example!r}"
+    ),
+    "your prediction {answer!r} is not one of the keys' tokens: {tokens}": (
+        "你的预测 {answer!r} 不是这些键向量的词元之一：{tokens}"
+    ),
+    "write a key's token as printed, or its index counting from 0": (
+        "照打印出来的样子写一个键向量的词元，或者写它的下标（从 0 开始数）"
+    ),
     "your prediction {answer!r} is not an index from 0 to {last}": (
         "你的预测 {answer!r} 不是 0 到 {last} 之间的下标"
     ),
@@ -407,10 +466,19 @@ MESSAGES = {
     ),
     "your prediction {answer!r} is not one of the choices": "你的预测 {answer!r} 不在选项之中",
     "answer one of {choices}": "请从 {choices} 中选一个作答",
-    "sharper": "更集中（sharper）",
-    "flatter": "更平缓（flatter）",
-    "unchanged": "不变（unchanged）",
-    "doubled": "翻倍（doubled）",
+    "your prediction {answer!r} is of type {kind}, not a word": "你的预测 {answer!r} 的类型是 {kind}，不是一个词",
+    "write one of {choices}, in quotes": "请写 {choices} 中的一个，写在引号里",
+    # the separator of a list of choices
+    ", ": "、",
+    # the choices' names: a learner may answer with them (in either edition), and the
+    # checks show them; each is a short word a learner can type
+    "sharper": "更集中",
+    "flatter": "更平缓",
+    "unchanged": "不变",
+    "doubled": "翻倍",
+    "one head": "一个头",
+    "eight heads": "八个头",
+    "the same": "一样多",
     "row {i}: weights {before} become {after}; "
     "the winner's weight {top_before:.3g} -> {top_after:.3g}": (
         "第 {i} 行：注意力权重从 {before} 变为 {after}；"
@@ -761,7 +829,6 @@ MESSAGES = {
     "one head of width {d}: {one} numbers; {d} heads of width 1: {many}": (
         "一个维度为 {d} 的头：{one} 个数；{d} 个维度为 1 的头：{many} 个数"
     ),
-    "right: {shown}": "正确：{shown}",
     "you predicted {choice!r}, but: {shown}": "你预测的是 {choice!r}，但是：{shown}",
     "the heads only cut the same W_Q, W_K, W_V into blocks of columns: "
     "d × (h · d/h) = d × d each, and W_O is d × d either way": (
