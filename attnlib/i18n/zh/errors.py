@@ -135,7 +135,7 @@ MESSAGES = {
     "(as True does in nn.MultiheadAttention)": (
         "掩码（mask）必须是布尔数组，查询 i 可以关注键 j 的位置为 True，实际的 dtype 是 "
         "{dtype}。请先转换：由 0 和 -inf 组成的加性掩码，用 mask = (m == 0)；由 0 和 1 "
-        "组成的掩码，若 1 表示“可以关注”，用 mask = (m == 1)，若 1 表示“屏蔽”"
+        "组成的掩码，若 1 表示“可以关注”，用 mask = (m == 1)，若 1 表示“被掩码”"
         "（nn.MultiheadAttention 里的 True 就是这个意思），用 (m == 0)"
     ),
     "mask has shape {shape} but the scores are (n_q, n_kv) = ({n_q}, {n_kv}): one row per "
@@ -213,7 +213,7 @@ MESSAGES = {
         "{name} 必须来自 scaled={wanted} 的一次计算，实际来自 scaled={got} 的计算"
     ),
     "plot_mix needs self-attention: weights are {shape}, V has n = {n} rows": (
-        "plot_mix 需要自注意力：注意力权重是 {shape}，而 V 有 n = {n} 行"
+        "plot_mix 需要自注意力机制的结果：注意力权重是 {shape}，而 V 有 n = {n} 行"
     ),
     "i must be a query index from 0 to {last}, got {i!r}": (
         "i 必须是 0 到 {last} 之间的查询下标，实际是 {i!r}"
