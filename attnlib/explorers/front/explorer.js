@@ -281,6 +281,9 @@ function unpackView(v) {
 }
 
 const MAX_ONE_ROW = 3, MAX_COLUMNS = 4, MAX_VALUES_N = 8;
+// Narrower than this (a phone, a narrow side panel), the panels stack in one column, each
+// as wide as the page allows: side by side they would shrink until no number is readable
+const NARROW_PX = 560;
 
 // attnlib.pictures.layout.grid_shape: rows and columns of the grid of `count` panels
 export function gridShape(count) {
@@ -417,10 +420,11 @@ const TELL_MS = 150; // the kernel is told of a move when the controls have rest
 
 // Where every panel goes: fixed for a family, a count of panels and a size (n and d_k
 // move inside a panel's box, so a move never resizes the canvas).
-function layout(ctx, family, panels, size, font, maxLabel) {
-  const S = SIZES[size];
+function layout(ctx, family, panels, size, font, maxLabel, narrow = 0) {
+  const S = narrow ? { ...SIZES[size], width: Math.max(narrow, 240), height: Infinity }
+                   : SIZES[size];
   const count = panels.length;
-  const [gridRows, gridCols] = gridShape(count);
+  const [gridRows, gridCols] = narrow ? [count, 1] : gridShape(count);
   const small = count > MAX_ONE_ROW;
   const label = Math.round(font * (small ? 0.8 : 0.9));
   const left = Math.min(maxLabel(label), font * 7) + 1.6 * font + 6; // tokens + axis name
@@ -438,7 +442,8 @@ function layout(ctx, family, panels, size, font, maxLabel) {
     return { x, y, box };
   });
   return { boxes, width: Math.ceil(across(box)), height: Math.ceil(down(box)), label, title,
-           small, font, left, slot: left + box + bar, key: `${family}:${count}:${size}` };
+           small, font, left, slot: left + box + bar, gridCols,
+           key: `${family}:${count}:${size}:${narrow}` };
 }
 
 // A panel's cells inside its box: square cells, as large as the box allows, top-left
@@ -737,11 +742,15 @@ export function render({ model, el }) {
   }
 
   // Compute and draw: the whole of a move, in the frame of its input event
+  // the page's width when it is narrow (0 otherwise, or while not yet on the page)
+  const narrowWidth = () => (el.clientWidth && el.clientWidth < NARROW_PX ? el.clientWidth : 0);
+
   function draw() {
     shown = FAMILIES[state.family](state);
-    const key = `${state.family}:${shown.panels.length}:${size}`;
-    if (!lay || lay.key !== key) { // a new layout (another number of heads): size the canvas
-      lay = layout(ctx, state.family, shown.panels, size, state.font, maxLabel);
+    const narrow = narrowWidth();
+    const key = `${state.family}:${shown.panels.length}:${size}:${narrow}`;
+    if (!lay || lay.key !== key) { // a new layout (another number of heads, a new width)
+      lay = layout(ctx, state.family, shown.panels, size, state.font, maxLabel, narrow);
       const ratio = window.devicePixelRatio || 1;
       canvas.width = Math.ceil(lay.width * ratio); canvas.height = Math.ceil(lay.height * ratio);
       canvas.style.width = `${lay.width}px`; canvas.style.height = `${lay.height}px`;
@@ -878,7 +887,7 @@ export function render({ model, el }) {
     if (!selection) return select([0, 0, selectable()[0]]);
     let [i, j, panel] = selection;
     const p = shown.panels[panel], order = selectable(), at = order.indexOf(panel);
-    const [, gridCols] = gridShape(shown.panels.length);
+    const gridCols = lay.gridCols;
     if (event.key === "ArrowUp") {
       if (i > 0) i -= 1; else if (panel - gridCols >= 0 && order.includes(panel - gridCols)) { panel -= gridCols; i = p.rows - 1; }
     } else if (event.key === "ArrowDown") {
@@ -922,7 +931,11 @@ export function render({ model, el }) {
   draw();
   onDetails();
   onError();
+  // a page that becomes narrow or wide again (a phone turned, a panel resized) redraws
+  const resized = new ResizeObserver(() => { if (lay && !lay.key.endsWith(`:${narrowWidth()}`)) draw(); });
+  resized.observe(el);
   return () => {
+    resized.disconnect();
     model.off("change:controls", onControls); model.off("change:data", onData);
     model.off("change:selection", onSelection); model.off("change:details", onDetails);
     model.off("change:error", onError);
