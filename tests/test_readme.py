@@ -33,7 +33,7 @@ def _tool(name: str):
 study_time = _tool("study_time")
 readme_picture = _tool("readme_picture")
 
-#: edition -> its README, and the folder of the guides written in its language
+#: edition -> its README (the one tools/study_time.py writes), and its guides' folder
 READMES = {"en": ("README.md", "docs"), "zh": ("README.zh.md", "docs/zh")}
 
 
@@ -43,6 +43,7 @@ def readme(edition: str) -> str:
 
 def test_every_edition_has_a_readme():
     assert set(READMES) == set(study_time.EDITIONS)
+    assert {code: name for code, (name, _) in READMES.items()} == study_time.READMES
 
 
 @pytest.mark.parametrize("edition", list(READMES))
@@ -51,38 +52,31 @@ def test_the_readme_is_at_most_12_kb(edition):
     assert size <= MAX_BYTES, f"{READMES[edition][0]} is {size} bytes, more than {MAX_BYTES}"
 
 
-def notebook_rows(text: str, edition: str) -> tuple[str, list[tuple[str, int]], int]:
-    """The notebooks table of a README: its header, (notebook, core minutes) per row,
-    and the total. A row names the notebook as a link, the minutes in its last cell."""
+def header(text: str, edition: str) -> str | None:
+    """The table's header row: its last column named as in the tool's own table."""
     head = study_time.TABLE_WORDS[edition][0].split("|")[2].strip()  # "core path, min"
-    header = next((line for line in text.splitlines() if line.endswith(f"| {head} |")), None)
-    folder = re.escape(study_time.EDITIONS[edition].notebooks)
-    rows = re.findall(rf"^\| \[`(\d\d_\w+)`\]\({folder}/\1\.ipynb\) \|.*\| (\d+) \|$", text, re.M)
-    total = study_time.TABLE_WORDS[edition][1]
-    totals = re.findall(rf"^\| {re.escape(total)} \|.*\| (\d+) \|$", text, re.M)
-    return header, [(name, int(m)) for name, m in rows], int(totals[0]) if totals else None
+    return next((line for line in text.splitlines() if line.endswith(f"| {head} |")), None)
 
 
 @pytest.mark.parametrize("edition", list(READMES))
 def test_the_notebooks_table_gives_the_core_minutes_of_the_tool(edition):
-    header, rows, total = notebook_rows(readme(edition), edition)
-    assert header, f"{READMES[edition][0]}: no table whose last column is the tool's core path"
-    expected = study_time.table(edition)
-    assert rows == [(name, core) for name, core, _ in expected[:-1]], (
-        "the README's minutes are not tools/study_time.py's: "
-        f"python tools/study_time.py --markdown {edition}"
+    text = readme(edition)
+    assert header(text, edition), f"{READMES[edition][0]}: no table with the tool's column"
+    expected = [(name, core) for name, core, _ in study_time.table(edition)]
+    assert study_time.readme_minutes(text, edition) == expected, (
+        "the README's minutes are not tools/study_time.py's: python tools/study_time.py --write"
     )
-    assert total == expected[-1][1]
 
 
-def test_a_wrong_minute_is_found():
+def test_a_wrong_minute_is_found_and_written_right():
     text = readme("en")
     name, core, _ = study_time.table("en")[3]
     line = next(x for x in text.splitlines() if x.startswith(f"| [`{name}`]"))
     wrong = text.replace(line, line.removesuffix(f"| {core} |") + f"| {core + 1} |")
     assert wrong != text
-    _, rows, _ = notebook_rows(wrong, "en")
-    assert (name, core + 1) in rows and (name, core) not in rows
+    found = study_time.readme_minutes(wrong, "en")
+    assert (name, core + 1) in found and (name, core) not in found
+    assert study_time.with_readme_minutes(wrong, "en") == text
 
 
 @pytest.mark.parametrize("edition", list(READMES))
