@@ -133,7 +133,7 @@ test-oldest: requirements/oldest.txt
 	    print('tested with numpy', numpy.__version__, 'matplotlib', matplotlib.__version__, \
 	          'ipywidgets', ipywidgets.__version__, 'pillow', PIL.__version__)"
 
-# The simulated class (tests/classhub, README "For a class"): JupyterHub on 127.0.0.1,
+# The simulated class (tests/classhub, docs/class-simulation.md): JupyterHub on 127.0.0.1,
 # CLASS_N students log in (all at once, or arriving over CLASS_SPREAD seconds:
 # CLASS_ARRIVAL=even or random), start a server, pull the course, run notebook 05 and
 # move the sliders CLASS_K times at once (CLASS_BROWSERS of them in Chromium),

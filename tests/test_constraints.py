@@ -174,7 +174,12 @@ def test_the_one_machine_hub_and_make_class_install_from_the_lock():
     commands = _make_dry_run("-W", "requirements/test.txt", ".venv/.installed-class")
     assert "pip install --quiet -c requirements/test.txt -e '.[notebook,test,class]'" in commands
     # every install line the teacher is given for the hub's environment
-    docs = ["README.md", "README.zh.md", "deploy/jupyterhub/README.md", HUB_REQUIREMENTS]
+    docs = [
+        "docs/teaching.md",
+        "docs/zh/teaching.md",
+        "deploy/jupyterhub/README.md",
+        HUB_REQUIREMENTS,
+    ]
     for doc in docs:
         text = (ROOT / doc).read_text("utf-8").replace("\\\n", " ")
         installs = [line for line in text.splitlines() if "'.[notebook,class]'" in line]
@@ -245,18 +250,18 @@ def test_make_lab_installs_the_ranges_not_the_lock():
     assert all("requirements/test.txt" not in line for line in install), install
 
 
-def test_the_readme_gives_the_command_that_make_lock_runs():
-    readme = (ROOT / "README.md").read_text("utf-8")
-    found = re.search(r"`(uv pip compile [^`]+)`", readme)
-    assert found, "README.md should give the uv pip compile command that refreshes the lock"
+def test_the_tests_guide_gives_the_command_that_make_lock_runs():
+    guide = (ROOT / "docs" / "tests.md").read_text("utf-8")
+    found = re.search(r"`(uv pip compile [^`]+)`", guide)
+    assert found, "docs/tests.md should give the uv pip compile command that refreshes the lock"
     recipe = _make_dry_run("lock").replace("\\\n", " ")
     line = next((x for x in recipe.splitlines() if "uv pip compile" in x), None)
     assert line, recipe
     ran = shlex.split(line.split("uv pip compile", 1)[1])
     told = shlex.split(found.group(1).split("uv pip compile", 1)[1])
     only_make = {"--quiet", "--custom-compile-command", "make lock"}  # how uv reports
-    assert [w for w in told if w not in ran] == [], "in the README, not in make lock"
-    assert [w for w in ran if w not in told and w not in only_make] == [], "not in the README"
+    assert [w for w in told if w not in ran] == [], "in docs/tests.md, not in make lock"
+    assert [w for w in ran if w not in told and w not in only_make] == [], "not in docs/tests.md"
 
 
 def _installed_closure(requirements):

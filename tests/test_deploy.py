@@ -567,7 +567,9 @@ def test_tljh_pins_attnlib_to_this_releases_tag():
     )
 
 
-@pytest.mark.parametrize("readme", ["README.md", "README.zh.md", "deploy/jupyterhub/README.md"])
+@pytest.mark.parametrize(
+    "readme", ["docs/teaching.md", "docs/zh/teaching.md", "deploy/jupyterhub/README.md"]
+)
 def test_tljh_admin_gets_a_password_at_install(readme):
     text = (ROOT / readme).read_text(encoding="utf-8")
     assert '--admin "teacher:' in text, f"{readme}: TLJH's admin has no password at install"
@@ -780,8 +782,8 @@ def test_each_route_tells_attnlib_require_which_it_is(tmp_path):
 # ------------------------------------------------------------- the teacher's path
 
 
-# What a teacher needs through a term, and words by which each README shows it: the
-# deploy README gives the commands, README and README.zh the short path.
+# What a teacher needs through a term, and words by which each guide shows it: the
+# deploy README gives the commands, the teaching guides (en, zh) the short path.
 TEACHERS_PATH = {
     "deploy/jupyterhub/README.md": {
         "Chinese landing page, TLJH": ["sudo ATTNLIB_EDITION=zh deploy/tljh/setup.sh"],
@@ -805,7 +807,7 @@ TEACHERS_PATH = {
             '"readOnly": true',
         ],
     },
-    "README.md": {
+    "docs/teaching.md": {
         "Chinese landing page, TLJH": ["sudo ATTNLIB_EDITION=zh deploy/tljh/setup.sh"],
         "registry login": ["docker login", "imagePullSecrets"],
         "mid-term update": ["only at their next server start"],
@@ -817,7 +819,7 @@ TEACHERS_PATH = {
         "fresh copy": ["git show origin/main:notebooks/"],
         "backup": ["/home/jupyter-*", "claim-NAME"],
     },
-    "README.zh.md": {
+    "docs/zh/teaching.md": {
         "Chinese landing page, TLJH": ["sudo ATTNLIB_EDITION=zh deploy/tljh/setup.sh"],
         "registry login": ["docker login", "imagePullSecrets"],
         "mid-term update": ["新镜像要等学生的服务器下次启动时才会用上"],
@@ -882,9 +884,21 @@ def test_old_capacity_figures_are_gone_or_said_to_be_the_kernel_drawn_explorers(
     assert "make class-curve" in text and "2026-12-04" in text, f"{path}: quote the new class run"
 
 
-def test_the_readmes_capacity_section_leads_with_the_class_measured_since_the_page_draws():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Capacity", 1)[1].lstrip()
-    assert section.startswith("**Since the explorers draw in the browser**")
-    assert "| 40 | 14.1 / 22.5 s |" in section  # the curve's table, each size a row
-    assert "重新测过一次" in (ROOT / "README.zh.md").read_text(encoding="utf-8")
+@pytest.mark.parametrize(
+    ("guide", "heading", "row"),
+    [
+        ("docs/teaching.md", "## Capacity", "| 40 | 14.1 / 22.5 s |"),
+        ("docs/zh/teaching.md", "## 容量", "| 40 | 14.1 / 22.5 秒 |"),
+    ],
+)
+def test_the_teaching_guides_capacity_is_the_class_measured_since_the_page_draws(
+    guide, heading, row
+):
+    # one table, with the date it was measured, and no earlier run beside it
+    text = (ROOT / guide).read_text(encoding="utf-8")
+    section = text.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+    assert "make class-curve" in section and "2026-12-04" in section, guide
+    assert row in section, guide  # the curve's table, each size a row
+    tables = re.findall(r"(?:^\|.*\|\n)+", section, re.M)
+    assert len(tables) == 1, f"{guide}: capacity is one table, found {len(tables)}"
+    assert not re.search(r"2026-12-0[1-3]", section), f"{guide}: an earlier run in {heading}"

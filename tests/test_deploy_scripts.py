@@ -568,7 +568,9 @@ def test_reset_password_reads_the_password_file_the_values_name():
     assert module.DEFAULT_DBM == config["FirstUseAuthenticator"]["dbm_path"]
 
 
-@pytest.mark.parametrize("readme", ["README.md", "README.zh.md", "deploy/jupyterhub/README.md"])
+@pytest.mark.parametrize(
+    "readme", ["docs/teaching.md", "docs/zh/teaching.md", "deploy/jupyterhub/README.md"]
+)
 def test_readmes_check_values_before_helm_and_reset_without_deleting_the_user(readme):
     text = (ROOT / readme).read_text(encoding="utf-8")
     assert "check-values.py" in text, f"{readme} does not run check-values.py"

@@ -183,17 +183,18 @@ def test_no_merge_conflict_marker_is_left_in_any_tracked_text_file():
     assert not found, f"merge conflict markers in {found}"
 
 
-def test_the_readme_layout_names_every_tool_make_target_and_wing():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    layout = readme[readme.index("## Repository layout") :]
+def test_the_layout_names_every_tool_make_target_and_wing():
+    contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    layout = contributing[contributing.index("## Repository layout") :]
     layout = layout[: layout.index("\n## ", 5)]
     tools = [p.name for p in (ROOT / "tools").glob("*.py")]
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     targets = {t for line in re.findall(r"^\.PHONY:(.*)$", makefile, re.M) for t in line.split()}
     wings = [p.name for p in (ROOT / "attnlib").iterdir() if (p / "__init__.py").exists()]
     missing = [name for name in [*tools, *targets, *wings] if name not in layout]
-    assert not missing, f"README's Repository layout does not mention {missing}"
-    assert "CONTRIBUTING.md" in layout
+    assert not missing, f"CONTRIBUTING's Repository layout does not mention {missing}"
+    assert "docs/" in layout
+    assert "(CONTRIBUTING.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_a_wheel_holds_each_language_s_font_and_its_licence(tmp_path):

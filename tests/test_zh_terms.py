@@ -1,8 +1,9 @@
 """One term per concept in the Chinese edition: the variants the glossary rejects.
 
 The target is 0 (issue 23): the Chinese notebooks (prose and code), attnlib's
-Chinese sentences (attnlib/i18n/zh/) and README.zh.md use the glossary's term
-every time (本章, 示例句子, 开始页, 参考答案, 独热（one-hot）, 奈特（nat）, 维度 ...;
+Chinese sentences (attnlib/i18n/zh/), README.zh.md and the Chinese guides (docs/zh/)
+use the glossary's term every time (本章, 示例句子, 开始页, 参考答案, 独热（one-hot）,
+奈特（nat）, 维度 ...;
 tools/zh_terms.py lists the rejected variants). Until the translation lands this is
 a ratchet: tests/zh_terms_baseline.json holds each file's count of rejected
 variants, and the test fails when a file holds more, listing them. When a file
@@ -93,6 +94,8 @@ def test_every_chinese_notebook_and_the_readme_are_looked_at():
     notebooks = {p.relative_to(ROOT).as_posix() for p in (ROOT / "notebooks/zh").glob("*.ipynb")}
     assert notebooks <= paths
     assert {"README.zh.md", "attnlib/i18n/zh/checks.py"} <= paths
+    guides = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs/zh").rglob("*.md")}
+    assert {"docs/zh/learning.md", "docs/zh/teaching.md"} <= guides <= paths
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@
     python tools/study_time.py --markdown     # the English table that notebook 00 shows
     python tools/study_time.py --markdown zh  # the same table in Chinese, for zh/00
     python tools/study_time.py --write        # put both tables into 00 (English and Chinese)
+                                              # and the core minutes into both READMEs
 
 The rule (stated in notebook 00 too), in minutes:
 
@@ -142,6 +143,33 @@ def markdown(edition: str = "en") -> str:
     return "\n".join(lines)
 
 
+#: edition -> its README, whose notebooks table ends each row with the core path's minutes
+READMES = {"en": "README.md", "zh": "README.zh.md"}
+
+
+def _readme_row(edition: str) -> re.Pattern:
+    """A row of a README's notebooks table: the notebook as a link to its edition's copy
+    (group 1 its name), then any cells, then the minutes (group 2); or the total row."""
+    folder = re.escape(EDITIONS[edition].notebooks)
+    total = re.escape(TABLE_WORDS[edition][1])
+    return re.compile(
+        rf"^(\| (?:\[`(\d\d_\w+)`\]\({folder}/\2\.ipynb\)|{total}) \|.*\| )(\d+)( \|)$", re.M
+    )
+
+
+def readme_minutes(text: str, edition: str) -> list[tuple[str, int]]:
+    """(notebook, core minutes) of each row of a README's table, ("total", m) last."""
+    return [(m.group(2) or "total", int(m.group(3))) for m in _readme_row(edition).finditer(text)]
+
+
+def with_readme_minutes(text: str, edition: str) -> str:
+    """`text` with its table's minutes set to the tool's core path (rows it has only)."""
+    core = {name: minutes for name, minutes, _ in table(edition)}
+    return _readme_row(edition).sub(
+        lambda m: f"{m.group(1)}{core.get(m.group(2) or 'total', m.group(3))}{m.group(4)}", text
+    )
+
+
 def table_cell(cells: list[dict], edition: str) -> dict:
     """The markdown cell of notebook 00 that holds the table (it holds nothing else)."""
     found = [
@@ -174,6 +202,10 @@ def write() -> None:
             texts[cell["metadata"]["translation"]["of"]] = text
     assert list(texts) == [english_id]
     translation.apply(lesson_paths("en")[0].stem, texts)
+    for edition, name in READMES.items():
+        path = ROOT / name
+        text = path.read_text(encoding="utf-8")
+        path.write_text(with_readme_minutes(text, edition), encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:

@@ -7,7 +7,8 @@ The glossary (the start page's 术语表, and "Terms in Chinese" in the course g
 gives one Chinese term per concept. VARIANTS lists, for each, the other words that
 translations drifted to (issue 23); they are looked for in the Chinese notebooks'
 prose and code (notebooks/zh/*.ipynb, outputs aside), in the Chinese sentences of
-attnlib (attnlib/i18n/zh/, the values of MESSAGES) and in README.zh.md.
+attnlib (attnlib/i18n/zh/, the values of MESSAGES), in README.zh.md and in the
+Chinese guides (docs/zh/).
 tests/test_zh_terms.py fails when a file holds more of them than its count in the
 baseline; the target is 0.
 
@@ -155,9 +156,10 @@ def texts() -> list[tuple[str, str, str]]:
                     if isinstance(value, ast.Constant) and isinstance(value.value, str):
                         where = f"line {value.lineno}"
                         out.append((path.relative_to(ROOT).as_posix(), where, value.value))
-    readme = ROOT / "README.zh.md"
-    for n, line in enumerate(readme.read_text(encoding="utf-8").splitlines(), 1):
-        out.append(("README.zh.md", f"line {n}", line))
+    for doc in [ROOT / "README.zh.md", *sorted((ROOT / "docs" / "zh").rglob("*.md"))]:
+        name = doc.relative_to(ROOT).as_posix()
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            out.append((name, f"line {n}", line))
     return out
 
 
