@@ -37,8 +37,8 @@ CHART_NAMED_IN = [
     "deploy/jupyterhub/z2jh-values.yaml",
     "deploy/jupyterhub/z2jh-values.local.example.yaml",
     "deploy/jupyterhub/README.md",
-    "README.md",
-    "README.zh.md",
+    "docs/teaching.md",
+    "docs/zh/teaching.md",
 ]
 
 
