@@ -9,6 +9,7 @@ import pytest
 
 import attnlib
 from attnlib import i18n
+from attnlib.i18n.languages import EDITIONS
 
 PACKAGE = Path(attnlib.__file__).parent
 
@@ -70,25 +71,33 @@ def _page_texts() -> list[tuple[str, str]]:
     return [(text, "explorers/page.py: TEXTS") for text in TEXTS]
 
 
-def test_every_sentence_shown_to_a_learner_has_a_chinese_translation():
-    zh = i18n.catalog("zh")
+TRANSLATED = [code for code in EDITIONS if code != "en"]  # each language with a catalogue
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_sentence_shown_to_a_learner_has_a_translation(code):
+    catalogue = i18n.catalog(code)
     shown = [*_tr_calls(), *_page_texts()]
-    missing = sorted({f"{where}: {text!r}" for text, where in shown if text not in zh})
-    assert not missing, "no Chinese for:\n" + "\n".join(missing)
+    missing = sorted({f"{where}: {text!r}" for text, where in shown if text not in catalogue})
+    assert not missing, f"no {EDITIONS[code].name} for:\n" + "\n".join(missing)
 
 
-def test_translations_keep_the_placeholders_and_are_chinese():
-    for english, chinese in i18n.catalog("zh").items():
-        assert _fields(chinese) == _fields(english), (english, chinese)
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_translations_keep_the_placeholders_and_are_in_the_language(code):
+    script = EDITIONS[code].script
+    assert script, f"{code}'s record names no script (languages.py: Language.script)"
+    for english, translated in i18n.catalog(code).items():
+        assert _fields(translated) == _fields(english), (english, translated)
         letters = re.sub(r"\{[^}]*\}|[\W\d_]", "", english)
-        if len(letters) >= 4:  # a word or more of English: the translation must hold Chinese
-            assert re.search(r"[\u4e00-\u9fff]", chinese), (english, chinese)
+        if len(letters) >= 4:  # a word or more of English: the translation must hold the script
+            assert re.search(script, translated), (english, translated)
 
 
-def test_no_translation_is_left_unused():
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_no_translation_is_left_unused(code):
     used = {text for text, _ in [*_tr_calls(), *_page_texts()]}
-    unused = sorted(set(i18n.catalog("zh")) - used)
-    assert not unused, f"translations for sentences no longer in the code: {unused}"
+    unused = sorted(set(i18n.catalog(code)) - used)
+    assert not unused, f"{code}: translations for sentences no longer in the code: {unused}"
 
 
 def _error(call):

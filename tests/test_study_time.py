@@ -109,8 +109,8 @@ def test_the_table_in_notebook_00_is_the_tools(edition):
 
 @pytest.mark.parametrize("edition", list(study_time.EDITIONS))
 def test_deeper_headings_follow_the_convention_and_open_collapsed(edition):
-    prefix = study_time.DEEPER[0] if edition == "en" else study_time.DEEPER[1]
-    other = study_time.DEEPER[1] if edition == "en" else study_time.DEEPER[0]
+    prefix = study_time.EDITIONS[edition].deeper
+    others = tuple(p for p in study_time.DEEPER if p != prefix)
     for path in study_time.lesson_paths(edition):
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
             if cell["cell_type"] != "markdown":
@@ -118,7 +118,9 @@ def test_deeper_headings_follow_the_convention_and_open_collapsed(edition):
             first = "".join(cell["source"]).split("\n", 1)[0]
             title = first.lstrip("#").strip()
             collapsed = cell["metadata"].get("jp-MarkdownHeadingCollapsed", False)
-            assert not title.startswith(other), f"{path.name}: {first!r} is the other edition's"
+            assert not (others and title.startswith(others)), (
+                f"{path.name}: {first!r} is another edition's"
+            )
             if title.startswith(prefix):
                 assert first.startswith(("## ", "### ")), f"{path.name}: {first!r}"
                 assert collapsed, f"{path.name}: {first!r} would open expanded"

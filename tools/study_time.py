@@ -16,7 +16,8 @@ cell). Chinese prose is read by characters: a Chinese character counts 1/250 of
 a minute, and the Latin words between them (names, formulas) 1/100 as in English.
 
 A **deeper** section starts at a markdown heading of level ## or ### whose text
-begins ``Deeper · 深入:`` (English) or ``深入 · Deeper：`` (Chinese); it runs up to
+begins with its edition's ``deeper`` words (attnlib/i18n/languages.py: ``Deeper · 深入:``
+in English, ``深入 · Deeper：`` in Chinese); it runs up to
 the next heading of the same or a higher level. Everything else is the core path.
 """
 
@@ -37,7 +38,8 @@ LESSONS = [f"0{k}" for k in range(8)]  # 00_start_here ... 07_next_steps (not th
 WORDS_PER_MINUTE = 100
 CHINESE_CHARACTERS_PER_MINUTE = 250
 PER_CODE_CELL, PER_EXERCISE, PER_PREDICTION = 1, 4, 2
-DEEPER = ("Deeper · 深入:", "深入 · Deeper：")
+#: how a deeper section's heading starts, in each edition (its record in languages.py)
+DEEPER = tuple(language.deeper for language in EDITIONS.values())
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
@@ -125,11 +127,8 @@ def table(edition: str = "en") -> list[tuple[str, int, int]]:
 
 
 #: edition -> the table's header row and its "total" label, in that edition's words
-#: (a new edition adds its row here; tests/test_study_time.py asks for one per edition)
-TABLE_WORDS = {
-    "en": ("| notebook | core path, min | deeper sections, min |", "**total**"),
-    "zh": ("| 笔记本 | 核心路径（分钟） | 深入部分（分钟） |", "**合计**"),
-}
+#: (each language's record in attnlib/i18n/languages.py holds its own)
+TABLE_WORDS = {code: language.table_words for code, language in EDITIONS.items()}
 TABLE_HEAD = {code: head.rsplit(" |", 2)[0] + " |" for code, (head, _) in TABLE_WORDS.items()}
 
 
@@ -144,7 +143,7 @@ def markdown(edition: str = "en") -> str:
 
 
 #: edition -> its README, whose notebooks table ends each row with the core path's minutes
-READMES = {"en": "README.md", "zh": "README.zh.md"}
+READMES = {code: language.readme for code, language in EDITIONS.items()}
 
 
 def _readme_row(edition: str) -> re.Pattern:

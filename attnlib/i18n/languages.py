@@ -73,6 +73,18 @@ class Language:
         The JupyterLab settings folder ``make lab`` uses, from the root.
     lab_extra : str or None
         The pip extra of pyproject.toml that installs the language pack.
+    readme : str
+        Its README, from the root (README.md for English).
+    deeper : str
+        How a notebook heading of a "deeper" section starts (``tools/study_time.py``:
+        everything else is the core path).
+    table_words : (str, str)
+        The study-time table's header row and its total's label, as notebook 00 and
+        the README show them (``tools/study_time.py --write``).
+    script : str
+        A regular-expression character class of the language's own script: a
+        translation of an English sentence holds at least one such character
+        (``tests/test_i18n.py``); empty for English.
     """
 
     code: str
@@ -83,11 +95,22 @@ class Language:
     lab_locale: str | None = None
     lab_settings: str = "jupyter/lab/settings"
     lab_extra: str | None = None
+    readme: str
+    deeper: str
+    table_words: tuple[str, str]
+    script: str = ""
 
 
 #: code -> Language, English first (the default).
 EDITIONS = {
-    "en": Language(code="en", name="English", notebooks="notebooks"),
+    "en": Language(
+        code="en",
+        name="English",
+        notebooks="notebooks",
+        readme="README.md",
+        deeper="Deeper · 深入:",
+        table_words=("| notebook | core path, min | deeper sections, min |", "**total**"),
+    ),
     "zh": Language(
         code="zh",
         name="Chinese (simplified)",
@@ -127,6 +150,10 @@ EDITIONS = {
         lab_locale="zh_CN",
         lab_settings="jupyter/lab/settings-zh",
         lab_extra="zh",
+        readme="README.zh.md",
+        deeper="深入 · Deeper：",
+        table_words=("| 笔记本 | 核心路径（分钟） | 深入部分（分钟） |", "**合计**"),
+        script=r"[\u4e00-\u9fff]",
     ),
 }
 
