@@ -242,9 +242,9 @@ def test_tljh_setup_lands_on_the_start_page_of_the_edition_asked_for(tmp_path, e
 
 
 def test_tljh_setup_refuses_an_edition_the_course_has_not(tmp_path):
-    result, made, prefix, _ = run_tljh_setup(tmp_path, "ada\n", ATTNLIB_EDITION="fr")
+    result, made, prefix, _ = run_tljh_setup(tmp_path, "ada\n", ATTNLIB_EDITION="xx")
     assert result.returncode == 2
-    assert "ATTNLIB_EDITION=fr is not an edition" in result.stderr
+    assert "ATTNLIB_EDITION=xx is not an edition" in result.stderr
     assert "'en', 'zh'" in result.stderr  # languages.py names the editions there are
     assert made == [] and not prefix.exists(), (
         "nothing may be changed before the edition is checked"

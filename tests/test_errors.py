@@ -19,6 +19,7 @@ import pytest
 
 import attnlib
 from attnlib import checks
+from attnlib.i18n.languages import EDITIONS
 
 PACKAGE = Path(attnlib.__file__).parent
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -45,6 +46,8 @@ NOT_FOR_LEARNERS = {
         "through tr()"
     ),
 }
+
+CHOICES = ", ".join(map(repr, EDITIONS))  # the editions there are: 'en', 'zh'
 
 
 def _is_tr(node: ast.AST) -> bool:
@@ -199,8 +202,9 @@ BAD_CALLS = {
     ),
     "plot_heads of one head": (_not_multi_head, "Attention", "MultiHead", "MultiHead"),
     "a heatmap's labels": (_heatmap_with_two_labels, "2", "3 rows", "3 行"),
-    "set_language('fr')": (
-        lambda: attnlib.set_language("fr"), "'fr'", "'en', 'zh'", "'en', 'zh' 之一"
+    # "xx", a code no language has (a real one, "fr", would be a record one day)
+    "set_language('xx')": (
+        lambda: attnlib.set_language("xx"), "'xx'", CHOICES, f"{CHOICES} 之一"
     ),
     "a misspelt name": (
         lambda: attnlib.self_atention, "'self_atention'", "no attribute", "没有属性"
