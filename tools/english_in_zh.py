@@ -119,6 +119,26 @@ def install(records: str | None = None) -> None:
                     note("widget", text, (model, name))
             if type(widget).__name__ in SHOWN_VALUES:
                 note("widget", getattr(widget, "value", None), (model, "value"))
+            # an explorer drawn in the page: the sentences it fills in there (titles,
+            # readouts), its controls' captions, tooltips and menu labels, its hint and
+            # the breakdown of a selected cell (HTML, read as its text)
+            sentences = getattr(widget, "text", None)
+            for sentence in sentences.values() if isinstance(sentences, dict) else ():
+                note("widget", re.sub(r"\{[^}]*\}", " ", sentence), (model, "text", sentence))
+            for name, control in (getattr(widget, "limits", None) or {}).items():
+                if isinstance(control, dict):
+                    for field in ("caption", "tooltip"):
+                        note("widget", control.get(field), (model, name, field))
+                    for label in control.get("labels", ()) or ():
+                        note("widget", str(label), (model, name, "labels"))
+            for name in ("hint", "details"):
+                value = getattr(widget, name, None)
+                if isinstance(value, str) and getattr(widget, "limits", None) is not None:
+                    # d<sub>k</sub> reads as the symbol d_k; other tags part words
+                    text = re.sub(
+                        r"</su[bp]>", "", value.replace("<sub>", "_").replace("<sup>", "^")
+                    )
+                    note("widget", re.sub(r"<[^>]+>", " ", text), (model, name))
 
     def before(info) -> None:
         state["cell"] = cell_key(info.raw_cell)
