@@ -29,17 +29,17 @@ def my_embed(words, table):
     from ..maths.data import VOCABULARY
 
     rows = [VOCABULARY.index(word) for word in words]  # n indices into the vocabulary
-    return np.asarray(table)[rows]  # (V, d) indexed by n rows -> (n, d)
+    return np.asarray(table)[rows]  # (n_vocab, d) indexed by n rows -> (n, d)
 
 
 def my_one_hot(words):
-    """One-hot rows: H[i, v] = 1 when words[i] is VOCABULARY[v] (checks.check_one_hot)."""
+    """One-hot rows: row i holds a 1 in column VOCABULARY.index(words[i]) (checks.check_one_hot)."""
     from ..maths.data import VOCABULARY
 
-    H = np.zeros((len(words), len(VOCABULARY)))  # (n, V)
+    one_hot = np.zeros((len(words), len(VOCABULARY)))  # (n, n_vocab)
     for i, word in enumerate(words):
-        H[i, VOCABULARY.index(word)] = 1.0
-    return H
+        one_hot[i, VOCABULARY.index(word)] = 1.0
+    return one_hot
 
 
 def my_shapes(n, d, d_k, d_v):

@@ -144,7 +144,7 @@ def test_one_hot_wrong_column():
     def shifted(words):
         return np.roll(solutions.my_one_hot(words), 1, axis=1)  # the column next door
 
-    fails_with(checks.check_one_hot(shifted), "H @ table", "VOCABULARY.index(word)")
+    fails_with(checks.check_one_hot(shifted), "one_hot @ table", "VOCABULARY.index(word)")
 
 
 # --- check_shapes ---

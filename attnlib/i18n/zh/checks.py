@@ -90,8 +90,9 @@ MESSAGES = {
     "passed: {n} words looked up, X has shape ({n}, {d}), and the two 'the' rows are identical": (
         "通过：查到了 {n} 个词，X 的形状是 ({n}, {d})，两个 'the' 的行完全相同"
     ),
-    "start from np.zeros((len(words), len(VOCABULARY))) and set H[i, VOCABULARY.index(w)] = 1": (
-        "先建 np.zeros((len(words), len(VOCABULARY)))，再令 H[i, VOCABULARY.index(w)] = 1"
+    "start from np.zeros((len(words), len(VOCABULARY))) "
+    "and set one_hot[i, VOCABULARY.index(word)] = 1": (
+        "先建 np.zeros((len(words), len(VOCABULARY)))，再令 one_hot[i, VOCABULARY.index(word)] = 1"
     ),
     "one row per word, one column per vocabulary entry": "每个词占一行，词表里每个词占一列",
     "you returned shape {got}, expected ({n}, {size}): {n} words by {size} vocabulary entries": (
@@ -101,8 +102,9 @@ MESSAGES = {
         "第 {bad} 行（{word!r}）不是独热（one-hot）行：应当只有一个 1，其余全为零"
     ),
     "the 1 goes in column VOCABULARY.index(word)": "1 应放在第 VOCABULARY.index(word) 列",
-    "passed: H has shape ({n}, {size}), one 1 per row, and H @ table equals the lookup": (
-        "通过：H 的形状是 ({n}, {size})，每行一个 1，而且 H @ table 与查表的结果相同"
+    "passed: the one-hot matrix has shape ({n}, {size}), one 1 per row, "
+    "and one_hot @ table equals the lookup": (
+        "通过：独热（one-hot）矩阵的形状是 ({n}, {size})，每行一个 1，而且 one_hot @ table 与查表的结果相同"
     ),
     "rows are tokens: the first number is the number of rows": ("行对应词元：第一个数是行数"),
     "that is X's shape; W_Q (d × d_k) turns each row of length d into one of length d_k": (
@@ -298,8 +300,8 @@ MESSAGES = {
     "X holds only the rows of the {n} tokens": (
         "这是向量编码表，词表里 {V} 个词各占一行；X 只包含这 {n} 个词元的行"
     ),
-    "that is the one-hot matrix H; X = H @ table has the table's d columns": (
-        "这是独热（one-hot）矩阵 H；X = H @ table 的列数是表的列数 d"
+    "that is the one-hot matrix; X = one_hot @ table has the table's d columns": (
+        "这是独热（one-hot）矩阵；X = one_hot @ table 的列数是表的列数 d"
     ),
     "one row per token, and each row is that token's embedding of length d": (
         "每个词元一行，每行是该词元维度为 d 的向量编码"

@@ -351,7 +351,7 @@ def check_prediction_X_shape(answer: tuple[int, ...], n: int = 6, d: int = 8) ->
             V=V,
             n=n,
         ),
-        (n, V): tr("that is the one-hot matrix H; X = H @ table has the table's d columns"),
+        (n, V): tr("that is the one-hot matrix; X = one_hot @ table has the table's d columns"),
     }
     why = shape_reason(
         shape,
