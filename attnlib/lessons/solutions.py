@@ -76,9 +76,9 @@ def my_fused_qkv(X, W_QKV, d_k):
     return QKV[:, :d_k], QKV[:, d_k : 2 * d_k], QKV[:, 2 * d_k :]  # (n, d_k) each
 
 
-def my_softmax_temperature(scores, T):
-    """softmax(scores / T) along each row (checks.check_softmax_temperature)."""
-    return my_softmax(np.asarray(scores, dtype=float) / T)  # T > 1 flattens, T < 1 sharpens
+def my_softmax_temperature(scores, tau):
+    """softmax(scores / tau) along each row (checks.check_softmax_temperature)."""
+    return my_softmax(np.asarray(scores, dtype=float) / tau)  # tau > 1 flattens, tau < 1 sharpens
 
 
 def my_column_form(X_cols, W_Q):

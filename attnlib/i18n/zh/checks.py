@@ -925,22 +925,22 @@ MESSAGES = {
     "Q, K and V from one product, split along the columns: the same as three products": (
         "一次乘法再按列切开得到 Q、K、V：与三次乘法的结果相同"
     ),
-    "divide every score by T, then take the row-wise softmax as before": (
-        "先把每个注意力分数除以 T，再像之前一样按行做 softmax"
+    "divide every score by τ, then take the row-wise softmax as before": (
+        "先把每个注意力分数除以 τ，再像之前一样按行做 softmax"
     ),
-    "small scores with T = {T:g}": ("T = {T:g} 时的一组小分数"),
-    "for {what} you multiplied by T": ("对于 {what}，你乘上了 T"),
-    "a higher temperature must flatten the rows: divide the scores by T": (
-        "T 越大，各行应该越平缓：要把分数除以 T"
+    "small scores with τ = {tau:g}": ("τ = {tau:g} 时的一组小分数"),
+    "for {what} you multiplied by τ": ("对于 {what}，你乘上了 τ"),
+    "a higher temperature must flatten the rows: divide the scores by τ": (
+        "τ 越大，各行应该越平缓：要把分数除以 τ"
     ),
     "for {what} your rows do not sum to 1": ("对于 {what}，你的各行加起来不等于 1"),
-    "divide the scores, not the weights: softmax(scores / T)": (
-        "要除的是分数，不是注意力权重：softmax(scores / T)"
+    "divide the scores, not the weights: softmax(scores / tau)": (
+        "要除的是分数，不是注意力权重：softmax(scores / tau)"
     ),
-    "scores of size 1000 with T = 0.5": ("T = 0.5 时大小为 1000 的分数"),
-    "subtract each row's maximum after dividing by T": ("除以 T 之后，再减去每一行的最大值"),
-    "softmax(scores / T) for T = 1, 2 and 0.5, and on scores of size 1000": (
-        "T = 1、2、0.5 时的 softmax(scores / T) 都对，大小为 1000 的分数也对"
+    "scores of size 1000 with τ = 0.5": ("τ = 0.5 时大小为 1000 的分数"),
+    "subtract each row's maximum after dividing by τ": ("除以 τ 之后，再减去每一行的最大值"),
+    "softmax(scores / tau) for τ = 1, 2 and 0.5, and on scores of size 1000": (
+        "τ = 1、2、0.5 时的 softmax(scores / tau) 都对，大小为 1000 的分数也对"
     ),
     # --- issue 33: 05's capstone, the whole layer (check_self_attention) ---
     "each query shares out one unit of attention over the keys: which way must the rows of "
