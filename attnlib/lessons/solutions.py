@@ -237,15 +237,15 @@ def predict_zero_weights(length=3, n=5):
 
 
 def my_split_heads(M, heads):
-    """(n, heads·w) -> (heads, n, w): head h takes columns h·w ... (h+1)·w - 1
+    """(n, heads·d_k) -> (heads, n, d_k): head ℓ takes columns ℓ·d_k ... (ℓ+1)·d_k - 1
     (checks.check_split_heads)."""
     n = M.shape[0]
-    w = M.shape[1] // heads
-    return M.reshape(n, heads, w).transpose(1, 0, 2)  # (n, heads, w) -> (heads, n, w)
+    d_k = M.shape[1] // heads
+    return M.reshape(n, heads, d_k).transpose(1, 0, 2)  # (n, heads, d_k) -> (heads, n, d_k)
 
 
 def my_merge_heads(parts):
-    """(heads, n, w) -> (n, heads·w): the blocks side by side, head 0 first
+    """(heads, n, d_v) -> (n, heads·d_v): the blocks side by side, head 0 first
     (checks.check_merge_heads)."""
-    heads, n, w = parts.shape
-    return parts.transpose(1, 0, 2).reshape(n, heads * w)  # (n, heads, w) -> (n, heads·w)
+    heads, n, d_v = parts.shape
+    return parts.transpose(1, 0, 2).reshape(n, heads * d_v)  # (n, heads, d_v) -> (n, heads·d_v)

@@ -653,12 +653,12 @@ MESSAGES = {
         "写成 [(0, 1), (0, 2)] 这样的对，i、j 取 0 到 {last}；"
         "或者写一个形状为 ({n}, {n}) 的布尔数组，注意力权重为 0 的位置为 True"
     ),
-    "head h takes the block of columns h*w ... (h+1)*w - 1: "
-    "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)]), or "
-    "M.reshape(n, heads, w).transpose(1, 0, 2)": (
-        "头 h 取第 h*w ... (h+1)*w - 1 列这一整块："
-        "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)])，"
-        "或 M.reshape(n, heads, w).transpose(1, 0, 2)"
+    "head ℓ takes the block of columns ℓ·d_k ... (ℓ+1)·d_k - 1: "
+    "np.stack([M[:, head*d_k:(head+1)*d_k] for head in range(heads)]), or "
+    "M.reshape(n, heads, d_k).transpose(1, 0, 2)": (
+        "头 ℓ 取第 ℓ·d_k ... (ℓ+1)·d_k - 1 列这一整块："
+        "np.stack([M[:, head*d_k:(head+1)*d_k] for head in range(heads)])，"
+        "或 M.reshape(n, heads, d_k).transpose(1, 0, 2)"
     ),
     "M of shape {shape} and heads = {heads}": "M（形状为 {shape}，heads = {heads}）",
     "parts[0] mixes rows of M: reshape reads M row by row, so the first block "
@@ -670,12 +670,12 @@ MESSAGES = {
     "interleaved, not a block": (
         "你的头 0 取的是第 0、{heads}、{twice}、… 列，每 {heads} 列取一列：这是交错取列，不是一整块"
     ),
-    "you returned shape {got}, (n, heads, w); expected {want}, one (n, w) matrix per head": (
-        "你返回的形状是 {got}，即 (n, heads, w)；应为 {want}，每个头一个 (n, w) 矩阵"
+    "you returned shape {got}, (n, heads, d_k); expected {want}, one (n, d_k) matrix per head": (
+        "你返回的形状是 {got}，即 (n, heads, d_k)；应为 {want}，每个头一个 (n, d_k) 矩阵"
     ),
     "move the heads axis first: .transpose(1, 0, 2)": "把头所在的轴移到最前面：.transpose(1, 0, 2)",
-    "parts[h] = M[:, {w}h : {w}(h+1)]: {heads} heads of shape {shape}": (
-        "parts[h] = M[:, {w}h : {w}(h+1)]：{heads} 个头，每个形状为 {shape}"
+    "parts[ℓ] = M[:, {d_k}ℓ : {d_k}(ℓ+1)]: {heads} heads of shape {shape}": (
+        "parts[ℓ] = M[:, {d_k}ℓ : {d_k}(ℓ+1)]：{heads} 个头，每个形状为 {shape}"
     ),
     "put the blocks side by side, head 0 first: np.concatenate(list(parts), axis=1), "
     "or parts.transpose(1, 0, 2).reshape(n, -1)": (
