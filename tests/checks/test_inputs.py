@@ -113,7 +113,7 @@ def test_embedding_position_in_sentence_instead_of_vocabulary():
 
         return table[[SENTENCE.index(w) for w in words]]
 
-    fails_with(checks.check_embedding_lookup(by_sentence_position), "should be", "VOCABULARY[v]")
+    fails_with(checks.check_embedding_lookup(by_sentence_position), "should be", "order of")
 
 
 # --- check_one_hot ---

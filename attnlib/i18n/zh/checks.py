@@ -76,9 +76,9 @@ MESSAGES = {
     "the words {words!r} (vocabulary of {size} words, d = {d})": (
         "{words!r} 这几个词（词表共 {size} 个词，d = {d}）"
     ),
-    "row v of the table belongs to VOCABULARY[v]: find each word's index with "
+    "the table's rows follow the order of VOCABULARY: find each word's row with "
     "VOCABULARY.index(word)": (
-        "表的第 v 行属于 VOCABULARY[v]：用 VOCABULARY.index(word) 找到每个词的编号"
+        "表的各行与 VOCABULARY 的顺序一致：用 VOCABULARY.index(word) 找到每个词所在的行"
     ),
     "you returned shape {got}, the transpose of ({a}, {b})": (
         "你返回的形状是 {got}，正好是 ({a}, {b}) 的转置"

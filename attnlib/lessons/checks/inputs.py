@@ -159,7 +159,7 @@ def check_permutation(func: Callable) -> str:
 def check_embedding_lookup(func: Callable) -> str:
     """Check a learner's ``func(words, table) -> X``: look each word up in the table.
 
-    Row v of `table` is the vector of ``attnlib.data.VOCABULARY[v]``, so row
+    The rows of `table` follow the order of ``attnlib.data.VOCABULARY``, so row
     i of X must be the row of the i-th word; the answer must equal
     ``attnlib.data.embed(words, table)``, shape (n, d).
 
@@ -177,10 +177,10 @@ def check_embedding_lookup(func: Callable) -> str:
     --------
     >>> check_embedding_lookup(lambda words, table: table[: len(words)])
     ✗ check_embedding_lookup: you returned the first 7 rows of the table, not the rows of the 7 words
-      Hint: row v of the table belongs to VOCABULARY[v]: find each word's index with VOCABULARY.index(word)
+      Hint: the table's rows follow the order of VOCABULARY: find each word's row with VOCABULARY.index(word)
     """  # noqa: E501
     words = ("sat", "on", "the", "mat", "because", "the", "cat")  # "the" twice
-    table = embedding_table(d=5, seed=7)  # (V, d)
+    table = embedding_table(d=5, seed=7)  # (n_vocab, d)
     n, d = len(words), table.shape[1]
     what = tr(
         "the words {words!r} (vocabulary of {size} words, d = {d})",
@@ -189,7 +189,7 @@ def check_embedding_lookup(func: Callable) -> str:
         d=d,
     )
     hint = tr(
-        "row v of the table belongs to VOCABULARY[v]: find each word's index with "
+        "the table's rows follow the order of VOCABULARY: find each word's row with "
         "VOCABULARY.index(word)"
     )
     got = expect_array(call(func, words, table.copy(), hint=hint), what, hint)

@@ -369,7 +369,7 @@ def check_prediction_embedding_row(answer: int, i: int = 4) -> str:
     Parameters
     ----------
     answer : int
-        The predicted row index v, so that x_i is ``table[v]``.
+        The predicted row of the table, so that x_i is ``table[answer]``.
     i : int, default 4
         A position in the toy sentence ("the cat sat on the mat ..."): token 4
         is the second "the".
