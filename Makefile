@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 # requirements/test.in says why everything is pinned; `make lock` refreshes it.
 TEST_LOCK := requirements/test.txt
 
-.PHONY: lab test notebooks present bench lint test-oldest lock clean
+.PHONY: lab test notebooks present bench lint test-oldest lock clean site site-preview
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -76,6 +76,23 @@ test: $(VENV)/.installed-test $(AXE)
 notebooks: $(VENV)/.installed-test
 	$(BIN)/python tools/execute_notebooks.py
 
+# The course website (docs/website.md): both editions from the notebooks' stored outputs into
+# SITE_OUT (site/en, site/zh, site/index.html), with the website's tools from the lock.
+# Optional links per page: SITE_BINDER_REPO=owner/name, SITE_HUB=https://... with
+# SITE_COURSE_REPO=git-url (nbgitpuller), SITE_BRANCH (main). Preview: make site-preview.
+SITE_OUT ?= site
+SITE_PORT ?= 8000
+site: $(VENV)/.installed-site
+	$(BIN)/python tools/site/build.py --out $(SITE_OUT)
+
+site-preview:
+	@echo "The course website: http://127.0.0.1:$(SITE_PORT)/  (Ctrl-C stops it)"
+	$(PYTHON) -m http.server $(SITE_PORT) --bind 127.0.0.1 --directory $(SITE_OUT)
+
+$(VENV)/.installed-site: pyproject.toml $(TEST_LOCK) $(VENV)/.created
+	$(call STEP,installing attnlib with the website's tools into $(VENV),$(BIN)/python -m pip install --quiet -c $(TEST_LOCK) -e '.[site]')
+	@touch $@
+
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_attention.py
 	$(BIN)/python benchmarks/bench_training.py
@@ -120,8 +137,10 @@ test-oldest: requirements/oldest.txt
 # CLASS_N students log in (all at once, or arriving over CLASS_SPREAD seconds:
 # CLASS_ARRIVAL=even or random), start a server, pull the course, run notebook 05 and
 # move the sliders CLASS_K times at once (CLASS_BROWSERS of them in Chromium),
-# CLASS_THINK seconds apart on average; prints the figures. Installs the "class" extra
-# and the npm configurable-http-proxy into deploy/jupyterhub/node_modules.
+# CLASS_THINK seconds apart on average; prints the figures. Also a forgotten password on
+# a live first-use hub (tests/classhub/test_password_reset.py: reset, log in, the work is
+# still there). Installs the "class" extra and the npm configurable-http-proxy into
+# deploy/jupyterhub/node_modules.
 CLASS_N ?= 20
 CLASS_K ?= 10
 CLASS_BROWSERS ?= 2
@@ -173,7 +192,8 @@ lint: $(VENV)/.installed-test
 	fi
 
 # One line per install step (pip itself stays quiet), with the time it took.
-WITH_TEST_TOOLS := .[notebook,test]
+# the website's tools too: tests/browser/test_site.py builds the site (make site)
+WITH_TEST_TOOLS := .[notebook,test,site]
 WITH_ZH := .[notebook,zh]
 STEP = @echo "make: $(1)" && start=$$(date +%s) && $(2) && echo "make:   done in $$(( $$(date +%s) - start )) s"
 
@@ -193,7 +213,7 @@ $(VENV)/.installed-zh: pyproject.toml $(VENV)/.installed-notebook
 
 $(VENV)/.installed-test: pyproject.toml $(TEST_LOCK) $(VENV)/.created
 	$(call STEP,installing attnlib with JupyterLab / Notebook / Voila and the test tools into $(VENV) (first time: a minute or two),$(BIN)/python -m pip install --quiet -c $(TEST_LOCK) -e '$(WITH_TEST_TOOLS)')
-	@touch $@ $(VENV)/.installed-notebook
+	@touch $@ $(VENV)/.installed-notebook $(VENV)/.installed-site
 
 # Recompile the lock from pyproject.toml's extras and requirements/test.in with uv, for
 # every platform and every Python from 3.10 on (markers where the pins differ). The
@@ -205,8 +225,8 @@ lock: $(VENV)/.created
 	$(BIN)/python -m pip install --quiet uv
 	$(BIN)/uv pip compile --quiet --upgrade pyproject.toml requirements/test.in \
 	    deploy/jupyterhub/requirements.txt \
-	    --extra notebook --extra test --extra class --universal --python-version 3.10 \
+	    --extra notebook --extra test --extra class --extra site --universal --python-version 3.10 \
 	    --custom-compile-command "make lock" -o $(TEST_LOCK)
 
 clean:
-	rm -rf $(VENV) $(OLDEST) test-artifacts build *.egg-info
+	rm -rf $(VENV) $(OLDEST) test-artifacts build *.egg-info $(SITE_OUT)

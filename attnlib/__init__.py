@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import importlib
 
-from . import _moved
-from .i18n import get_language, set_language, tr
+from . import _moved, i18n
+from .i18n import get_language, tr
 from .maths import reference
 from .maths.backward import Gradients, self_attention_backward
 from .maths.core import (
@@ -32,6 +32,7 @@ from .maths.core import (
 )
 from .maths.data import Example, MultiHeadExample, toy_example, toy_multi_head
 from .maths.validation import set_translator
+from .pictures.fonts import plain_figure_fonts
 
 _moved.install()
 set_translator(tr)  # the maths' error messages in the learner's language
@@ -39,12 +40,35 @@ del set_translator, tr
 
 __version__ = "0.2.0"
 
+
+def set_language(language: str) -> None:
+    """Choose the language of what attnlib shows from now on: ``"en"`` or ``"zh"``.
+
+    What attnlib prints, draws and raises follows it (:func:`attnlib.i18n.set_language`;
+    the environment variable ``ATTNLIB_LANG`` sets the default), and so does a
+    learner's own matplotlib figure: in Chinese its text falls back to attnlib's
+    Chinese font, so ``plt.title("注意力")`` draws
+    (:func:`attnlib.pictures.fonts.plain_figure_fonts`); English figures are left
+    as matplotlib draws them.
+
+    Examples
+    --------
+    >>> set_language("zh")
+    >>> get_language()
+    'zh'
+    >>> set_language("en")
+    """
+    i18n.set_language(language)
+    plain_figure_fonts()
+
+
 __all__ = [
     "Attention",
     "Example",
     "Gradients",
     "MultiHead",
     "MultiHeadExample",
+    "answer",
     "attention",
     "causal_mask",
     "charts",
@@ -53,6 +77,7 @@ __all__ = [
     "explain",
     "explorer",
     "get_language",
+    "import_torch",
     "learned_explorer",
     "lookup",
     "multi_head_attention",
@@ -92,6 +117,8 @@ _LAZY_NAMES = {
     "plot_attention": "pictures.plotting",
     "require": "version_check",
     "show_error": "lessons.demo",
+    "answer": "lessons.answers",
+    "import_torch": "lessons.bridge",
 }
 
 
@@ -101,7 +128,11 @@ def __getattr__(name: str):
     if name in _LAZY_NAMES:
         module = importlib.import_module(f".{_LAZY_NAMES[name]}", __name__)
         return getattr(module, name)
-    raise AttributeError(f"module 'attnlib' has no attribute {name!r}")
+    from .i18n import tr  # not kept in the namespace: attnlib.tr is no public name
+
+    raise AttributeError(
+        tr("module {module!r} has no attribute {name!r}", module=__name__, name=name)
+    )
 
 
 def __dir__():

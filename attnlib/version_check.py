@@ -186,7 +186,9 @@ def require(minimum: str | None = None, *, course: str | os.PathLike | None = No
     from . import __version__ as installed
 
     if minimum is not None and (not isinstance(minimum, str) or not _RELEASE.fullmatch(minimum)):
-        raise ValueError(f"minimum must be a version such as '0.2' or '1.0.3', got {minimum!r}")
+        raise ValueError(
+            tr("minimum must be a version such as '0.2' or '1.0.3', got {value!r}", value=minimum)
+        )
     needed = [minimum] if minimum else []
     found = course_version(course)
     if found:

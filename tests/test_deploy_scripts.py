@@ -17,6 +17,11 @@ from pathlib import Path
 
 import pytest
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
 from tests.test_class_list import TRICKY
 from tests.test_deploy import (
     DEPLOY,
@@ -624,3 +629,205 @@ def test_one_machine_hub_names_a_nodejs_too_old_for_the_proxy(tmp_path, version,
         assert found is None
     else:
         assert found and problem.format(node=stubs / "node") in found, found
+
+
+# ------------------------------------------------------------- the course image: build-image.sh
+
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@uni.test", "-c", "commit.gpgsign=false"]
+
+
+def course_checkout(tmp_path: Path) -> tuple[Path, str]:
+    """A git checkout holding build-image.sh where the course has it, and pyproject.toml;
+    returns its folder and the commit checked out."""
+    repo = tmp_path / "course"
+    (repo / "deploy" / "jupyterhub").mkdir(parents=True)
+    shutil.copy2(DEPLOY / "build-image.sh", repo / "deploy" / "jupyterhub" / "build-image.sh")
+    shutil.copy2(ROOT / "pyproject.toml", repo / "pyproject.toml")
+    (repo / ".gitignore").write_text("passwords.txt\n")
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "course"]):
+        subprocess.run([*GIT, *command], cwd=repo, check=True, capture_output=True)
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True, text=True
+    )
+    return repo, head.stdout.strip()
+
+
+def image_stubs(tmp_path: Path, build: str = "") -> Path:
+    """jupyter-repo2docker, which keeps the labels it was given in labels.txt (then runs
+    `build`), and docker, whose `inspect` reads them back: the real git is used."""
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    labels = tmp_path / "labels.txt"
+    stub(
+        stubs,
+        "jupyter-repo2docker",
+        'while [ $# -gt 0 ]; do [ "$1" = --label ] && echo "$2" >>"' + str(labels) + '"; '
+        "shift; done\n" + build,
+    )
+    # docker inspect --format '{{ index .Config.Labels "KEY" }}' IMAGE: "<no value>" when unset
+    stub(
+        stubs,
+        "docker",
+        'if [ "$1" = inspect ]; then key=${3#*\\"}; key=${key%%\\"*}; '
+        f'value=$(sed -n "s/^$key=//p" "{labels}" 2>/dev/null); echo "${{value:-<no value>}}"; fi',
+    )
+    return stubs
+
+
+def run_build_image(tmp_path: Path, *args: str, build: str = "", repo: Path | None = None):
+    if repo is None:
+        repo, _ = course_checkout(tmp_path)
+    stubs = image_stubs(tmp_path, build)
+    log = tmp_path / "log"
+    result = run_script(repo / "deploy" / "jupyterhub" / "build-image.sh", list(args), stubs, log)
+    return result, calls(log)
+
+
+def test_build_image_labels_the_image_with_its_commit_and_pushes_it(tmp_path):
+    repo, head = course_checkout(tmp_path)
+    image = "registry.uni.test/teaching/attnlib-course"
+    result, made = run_build_image(tmp_path, image, "2026-12-01", repo=repo)
+    assert result.returncode == 0, result.stderr
+    (build,) = [c[1:] for c in made if c[0] == "jupyter-repo2docker"]
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    for label in (
+        f"org.opencontainers.image.revision={head}",
+        f"org.opencontainers.image.version={version}",
+    ):
+        assert label in build and build[build.index(label) - 1] == "--label", build
+    assert build[build.index("--image-name") + 1] == f"{image}:2026-12-01"
+    assert build[build.index("--target-repo-dir") + 1] == "/srv/attnlib"
+    assert build[-1] == "."  # the checkout itself
+    docker = [c[1:] for c in made if c[0] == "docker"]
+    assert docker[-1] == ("push", f"{image}:2026-12-01"), docker
+    assert ("run", "--rm", f"{image}:2026-12-01", "python", "-m", "attnlib.version_check") in docker
+    assert f"revision {head}" in result.stdout
+
+
+@pytest.mark.parametrize("change", ["edited", "staged", "untracked"])
+def test_build_image_refuses_a_working_tree_with_changes_not_committed(tmp_path, change):
+    repo, head = course_checkout(tmp_path)
+    if change == "edited":
+        (repo / "pyproject.toml").write_text("# changed\n", encoding="utf-8")
+    elif change == "staged":
+        (repo / "notes.md").write_text("x\n")
+        subprocess.run(["git", "add", "notes.md"], cwd=repo, check=True)
+    else:
+        (repo / "notes.md").write_text("x\n")
+    (repo / "passwords.txt").write_text("ignored by git: not a change\n")
+    result, made = run_build_image(tmp_path, "registry.uni.test/a", "t1", repo=repo)
+    assert result.returncode == 1
+    assert f"the working tree differs from commit {head}" in result.stderr
+    assert "--allow-dirty" in result.stderr and "git stash -u" in result.stderr
+    assert ("pyproject.toml" if change == "edited" else "notes.md") in result.stderr
+    assert made == [], "nothing may be built or pushed from a tree that differs from its label"
+
+
+def test_build_image_with_allow_dirty_builds_and_says_so_in_the_label(tmp_path):
+    repo, head = course_checkout(tmp_path)
+    (repo / "notes.md").write_text("x\n")
+    result, made = run_build_image(
+        tmp_path, "--allow-dirty", "registry.uni.test/a", "t1", repo=repo
+    )
+    assert result.returncode == 0, result.stderr
+    (build,) = [c[1:] for c in made if c[0] == "jupyter-repo2docker"]
+    assert f"org.opencontainers.image.revision={head}-dirty" in build
+    assert "--allow-dirty: building with changes not in" in result.stdout
+    assert made[-1] == ("docker", "push", "registry.uni.test/a:t1")
+
+
+def test_build_image_pushes_nothing_when_the_build_fails(tmp_path):
+    # repo2docker stops when postBuild fails: the smoke test's notebook 00 raised
+    result, made = run_build_image(
+        tmp_path, "registry.uni.test/a", "t1", build="echo 'smoke test: FAILED' >&2; exit 1"
+    )
+    assert result.returncode == 1 and "smoke test: FAILED" in result.stderr
+    assert not [c for c in made if c[0] == "docker"], made
+
+
+def test_build_image_pushes_nothing_when_the_label_is_missing(tmp_path):
+    # a repo2docker that took --label but set no label: inspect finds none
+    result, made = run_build_image(
+        tmp_path, "registry.uni.test/a", "t1", build=f'rm -f "{tmp_path}/labels.txt"'
+    )
+    assert result.returncode == 1 and "revision label is '<no value>'" in result.stderr, (
+        result.stderr
+    )
+    assert ("docker", "push", "registry.uni.test/a:t1") not in made
+
+
+@pytest.mark.parametrize(
+    "args", [[], ["registry.uni.test/a"], ["a", "b", "c"], ["--allow-dirty", "a"], ["--dirty", "a"]]
+)
+def test_build_image_names_its_usage(tmp_path, args):
+    result, made = run_build_image(tmp_path, *args)
+    assert result.returncode == 2 and "usage: build-image.sh [--allow-dirty]" in result.stderr
+    assert made == []
+
+
+def test_build_image_outside_a_git_checkout_says_why(tmp_path):
+    folder = tmp_path / "copy" / "deploy" / "jupyterhub"
+    folder.mkdir(parents=True)
+    shutil.copy2(DEPLOY / "build-image.sh", folder / "build-image.sh")
+    result, made = run_build_image(tmp_path, "registry.uni.test/a", "t1", repo=tmp_path / "copy")
+    assert result.returncode == 1 and "is not a git checkout" in result.stderr
+    assert made == []
+
+
+# ------------------------------------------------------------- the course image: postBuild
+
+
+def test_postbuild_installs_attnlib_then_runs_notebook_00(tmp_path):
+    # repo2docker runs it in the image's copy of the repository with the image's python
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    stub(stubs, "python")
+    result = run_script(ROOT / "binder" / "postBuild", [], stubs, tmp_path / "log")
+    assert result.returncode == 0, result.stderr
+    assert [c[1:] for c in calls(tmp_path / "log")] == [
+        ("-m", "pip", "install", "--no-cache-dir", "--no-deps", "."),
+        ("-m", "attnlib.version_check"),
+        ("binder/smoke_test.py",),
+    ]
+
+
+def test_postbuild_stops_the_build_when_the_smoke_test_fails(tmp_path):
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    stub(stubs, "python", '[ "$1" = binder/smoke_test.py ] && exit 1; exit 0')
+    result = run_script(ROOT / "binder" / "postBuild", [], stubs, tmp_path / "log")
+    assert result.returncode == 1
+
+
+# ------------------------------------------------------------- CI: .ci/run
+
+
+def test_ci_run_installs_what_the_tests_need_and_runs_make_test(tmp_path):
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    stub(stubs, "apt-get")
+    stub(stubs, "make", 'echo "ATTNLIB_CHROMIUM=$ATTNLIB_CHROMIUM"')
+    result = run_script(ROOT / ".ci" / "run", [], stubs, tmp_path / "log")
+    assert result.returncode == 0, result.stderr
+    made = calls(tmp_path / "log")
+    assert made[-1] == ("make", "test")
+    assert "ATTNLIB_CHROMIUM=/usr/bin/chromium" in result.stdout
+    for call in made[:-1]:  # apt-get only where chromium, the CJK font or shellcheck is missing
+        assert call[0] == "apt-get", call
+    installs = [c for c in made if c[:2] == ("apt-get", "install")]
+    assert not installs or {"chromium", "fonts-noto-cjk", "shellcheck"} <= set(installs[0])
+
+
+def test_build_image_names_a_missing_repo2docker(tmp_path):
+    repo, _ = course_checkout(tmp_path)
+    image_stubs(tmp_path)
+    (tmp_path / "stubs" / "jupyter-repo2docker").unlink()
+    result = run_script(
+        repo / "deploy" / "jupyterhub" / "build-image.sh",
+        ["registry.uni.test/a", "t1"],
+        tmp_path / "stubs",
+        tmp_path / "log",
+    )
+    assert result.returncode == 1
+    assert "jupyter-repo2docker not found (deploy/jupyterhub/README.md" in result.stderr
+    assert calls(tmp_path / "log") == []

@@ -1,13 +1,16 @@
 """attnlib.pictures.fonts: Chinese figures take each character from the shipped subset."""
 
+import os
 import re
 import sys
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 import pytest
 from fontTools.ttLib import TTFont
 from matplotlib import font_manager
+from matplotlib.ft2font import FT2Font
 from matplotlib.text import Text
 
 import attnlib
@@ -88,7 +91,7 @@ def test_the_font_text_is_what_figures_draw_not_every_message():
 @pytest.mark.parametrize("language", WITH_FONT, ids=lambda language: language.code)
 def test_the_subset_is_small_and_carries_its_licence(language):
     path = fonts.font_file(language.font)
-    assert path.stat().st_size < 400_000
+    assert path.stat().st_size < 3_000_000  # 1.6 MB for GB2312; the full font is 16 MB
     licence = fonts.licence_file(language.font).read_text(encoding="utf-8")
     assert "SIL OPEN FONT LICENSE Version 1.1" in licence
     assert TTFont(path)["name"].getDebugName(1) == language.font.family
@@ -152,3 +155,132 @@ def test_a_wheel_ships_the_fonts_and_their_licences():
     for language in WITH_FONT:
         wanted = {fonts.font_file(language.font), fonts.licence_file(language.font)}
         assert wanted <= shipped, (language.code, patterns)
+
+
+# --- a learner's own Chinese text: any common character, in attnlib's figures and plain ones
+
+
+def gb2312_hanzi() -> list[str]:
+    """The 6763 hanzi of GB2312, read from Python's codec by their rows (16 to 87)."""
+    found = []
+    for row in range(0xB0, 0xF8):
+        for cell in range(0xA1, 0xFF):
+            try:
+                found.append(bytes([row, cell]).decode("gb2312"))
+            except UnicodeDecodeError:
+                continue  # the five empty cells at the end of row 55
+    return found
+
+
+@pytest.fixture
+def subset_only(monkeypatch):
+    """Figures drawn as on a machine with no CJK font of its own: the shipped subset alone."""
+    monkeypatch.setattr(fonts, "system_family", lambda font: None)
+    attnlib.set_language("zh")
+    yield
+    attnlib.set_language("en")
+
+
+def missing_glyphs(warnings) -> list[str]:
+    return [str(w.message) for w in warnings if "missing from font" in str(w.message)]
+
+
+def drawn_by(text: Text) -> dict[str, str]:
+    """Which font draws each character of `text`: the first of its fonts whose glyph is not
+    .notdef (glyph 0, the empty box), as matplotlib's fallback picks it; '' for none."""
+    chain = font_manager.fontManager._find_fonts_by_props(text.get_fontproperties())
+    faces = [(Path(path).name, FT2Font(path)) for path in chain]
+    return {
+        c: next((name for name, face in faces if face.get_char_index(ord(c)) != 0), "")
+        for c in text.get_text()
+        if not c.isspace()
+    }
+
+
+def test_the_subset_holds_every_gb2312_hanzi():
+    cmap = TTFont(fonts.font_file(ZH_FONT))["cmap"].getBestCmap()
+    hanzi = gb2312_hanzi()
+    assert len(hanzi) == 6763
+    missing = "".join(c for c in hanzi if ord(c) not in cmap)
+    assert not missing, f"not in the subset: {missing[:40]}... rerun `{RERUN} zh`"
+
+
+CHINESE_TOKENS = ["我", "爱", "北京", "天安门", "广场", "鸽子"]
+
+
+def test_a_learner_s_chinese_tokens_draw_from_the_shipped_font(subset_only, recwarn):
+    ex = toy_example(n=6, seed=0)
+    fig = plotting.plot_attention(self_attention(*ex[1:]), CHINESE_TOKENS)
+    fig.canvas.draw()
+    assert not missing_glyphs(recwarn), missing_glyphs(recwarn)
+    ours = fonts.font_file(ZH_FONT).name
+    labels = [t for ax in fig.axes for t in ax.get_yticklabels() if t.get_text()]
+    assert [t.get_text() for t in labels[:6]] == CHINESE_TOKENS
+    for label in labels[:6]:
+        assert set(drawn_by(label).values()) == {ours}, drawn_by(label)
+
+
+def test_plain_matplotlib_text_in_chinese_draws_after_set_language(subset_only, recwarn):
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(34)
+    sample = "".join(rng.choice(gb2312_hanzi(), size=300, replace=False))
+    fig, ax = plt.subplots()
+    try:
+        title = ax.set_title("注意力：北京天安门广场鸽子")
+        label = ax.set_xlabel(sample[:150] + "\n" + sample[150:])
+        ax.plot([0, 1], [0, 1])
+        fig.canvas.draw()
+        assert not missing_glyphs(recwarn), missing_glyphs(recwarn)[:3]
+        ours = fonts.font_file(ZH_FONT).name
+        assert set(drawn_by(title).values()) >= {ours}
+        assert "" not in drawn_by(title).values() and "" not in drawn_by(label).values()
+        assert drawn_by(title)["注"] == ours and drawn_by(title)["："] == ours
+    finally:
+        plt.close(fig)
+
+
+def test_english_leaves_matplotlib_s_fonts_as_they_were(recwarn):
+    import matplotlib.pyplot as plt
+
+    before = list(matplotlib.rcParams["font.family"])
+    attnlib.set_language("zh")
+    assert matplotlib.rcParams["font.family"][: len(before)] == before  # Latin text as before
+    assert ZH_FONT.family in matplotlib.rcParams["font.family"]
+    attnlib.set_language("zh")  # twice: added once
+    assert matplotlib.rcParams["font.family"].count(ZH_FONT.family) == 1
+    attnlib.set_language("en")
+    assert list(matplotlib.rcParams["font.family"]) == before
+    fig, ax = plt.subplots()
+    try:
+        ax.set_title("注意力")  # in English matplotlib has no Chinese font: what the fallback fixes
+        fig.canvas.draw()
+    finally:
+        plt.close(fig)
+    assert missing_glyphs(recwarn), "the default fonts drew Chinese: this test shows nothing"
+
+
+SYSTEM_CJK = i18n.edition("zh").font.system_families
+
+
+@pytest.mark.skipif(
+    fonts.system_family(ZH_FONT) is None and os.environ.get("CI") != "true",
+    reason="no system CJK font: apt-get install -y fonts-noto-cjk",
+)
+def test_a_character_beyond_the_subset_falls_back_to_a_system_font(recwarn, monkeypatch):
+    # 龍 (traditional) is in no GB2312 row: the machine's CJK font draws it, after the subset
+    assert ord("龍") not in TTFont(fonts.font_file(ZH_FONT))["cmap"].getBestCmap()
+    system = fonts.system_family(ZH_FONT)
+    assert system in SYSTEM_CJK
+    attnlib.set_language("zh")
+    assert matplotlib.rcParams["font.family"][-2:] == [ZH_FONT.family, system]
+    ex = toy_example(n=2, seed=0)
+    fig = plotting.plot_attention(self_attention(*ex[1:]), ["龍", "北"])
+    fig.canvas.draw()
+    assert not missing_glyphs(recwarn), missing_glyphs(recwarn)
+    label = next(t for t in fig.axes[0].get_yticklabels() if t.get_text() == "龍")
+    assert drawn_by(label)["龍"] != fonts.font_file(ZH_FONT).name
+    # without it, a box: so the system font is what drew it
+    monkeypatch.setattr(fonts, "system_family", lambda font: None)
+    plotting.plot_attention(self_attention(*ex[1:]), ["龍", "北"]).canvas.draw()
+    assert missing_glyphs(recwarn)

@@ -1,5 +1,6 @@
 """Packaging: environment.yml in step with pyproject.toml, a light import, clean lint."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -75,6 +76,7 @@ def test_import_attnlib_stays_light():
         "heavy = [m for m in ('matplotlib', 'ipywidgets', 'IPython') if m in sys.modules]\n"
         "print(','.join(heavy))\n"
         "attnlib.self_attention(*attnlib.toy_example()[1:])\n"
+        "attnlib.set_language('en')\n"  # English needs no font: matplotlib stays unloaded
         "assert 'matplotlib' not in sys.modules\n"
     )
     result = subprocess.run(
@@ -192,3 +194,40 @@ def test_the_readme_layout_names_every_tool_make_target_and_wing():
     missing = [name for name in [*tools, *targets, *wings] if name not in layout]
     assert not missing, f"README's Repository layout does not mention {missing}"
     assert "CONTRIBUTING.md" in layout
+
+
+def test_a_wheel_holds_each_language_s_font_and_its_licence(tmp_path):
+    # built as pip builds it from a clean checkout: only tracked files, pyproject's
+    # package-data, the build backend it names (fetched by pip into an isolated build)
+    import zipfile
+
+    from attnlib.pictures import fonts
+
+    fonts_wanted = [lang.font for lang in EDITIONS.values() if lang.font is not None]
+    assert fonts_wanted, "no language has a font: nothing to check"
+    tracked = subprocess.run(
+        ["git", "ls-files", "attnlib", "pyproject.toml", "README.md", "LICENSE"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    source = tmp_path / "source"
+    for name in tracked:
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, source / name)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(source)],
+        capture_output=True,
+        text=True,
+    )
+    if built.returncode and os.environ.get("CI") != "true":
+        pytest.skip(f"pip could not build a wheel (no build backend?): {built.stderr[-300:]}")
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("attnlib-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        for font in fonts_wanted:
+            inside = f"attnlib/pictures/font_files/{font.file}"
+            assert inside in names and f"attnlib/pictures/font_files/{font.licence_file}" in names
+            assert archive.read(inside) == fonts.font_file(font).read_bytes()

@@ -39,6 +39,7 @@ MAX_CODE_LINES = 350
 LARGE = {
     # a catalogue: one sentence and its translation per entry
     "i18n/zh/checks.py": "language catalogue",
+    "i18n/zh/errors.py": "language catalogue (every wing's errors)",
 }
 
 

@@ -185,9 +185,10 @@ ALLOWED = frozenset(
     # maths written as code or symbols
     + "softmax argmax argmin max min log ln exp sqrt sum mean std var tanh ReLU".split()
     + "dtype array float int ndarray".split()
-    # the English the glossary keeps as it is (层，Block，堆叠); the English it keeps in
-    # brackets, 查询向量（Query）, 独热（one-hot）, passes as a bracketed word
-    + ["Block"]
+    # the English the glossary keeps as it is (层，Block，堆叠; logits, glossed once as
+    # 未归一化的对数概率); the English it keeps in brackets, 查询向量（Query）,
+    # 独热（one-hot）, passes as a bracketed word
+    + ["Block", "logits", "logit"]
 )
 ALLOWED_LOWER = frozenset(w.lower() for w in ALLOWED)
 

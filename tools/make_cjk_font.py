@@ -1,15 +1,22 @@
 """Make each language's figure font: a subset of its system font that covers what figures draw.
 
 matplotlib ships no Chinese font and most machines have none, so attnlib carries
-the few hundred characters its Chinese figures use (a full CJK font is ~16 MB,
-the subset is a few dozen kB). The characters are those of the sentences the
-pictures wing can draw (every ``tr("...")`` in attnlib/pictures/, translated),
-not every message: a new word in a check's hint, printed as text, needs no new
-font. A notebook of the edition draws text of its own too (the titles, labels and
-legends its code cells pass to a figure), so the characters of every string literal
-in its code cells are added: following each string to a figure would miss the ones
-passed on through a variable, and the printed ones cost a few kB. Rerun after
-adding or changing a translation of a figure's text, or a string in a notebook:
+a subset of one (a full CJK font is ~16 MB). The subset holds three kinds of
+characters:
+
+- every character of the encodings and Unicode blocks the language's record names
+  (for Chinese, GB2312: its 6763 hanzi, the punctuation and the full-width forms),
+  so that a learner's own tokens, titles and labels draw (北京, 天安门, 鸽子), not
+  only attnlib's words;
+- the characters of the sentences the pictures wing can draw (every ``tr("...")`` in
+  attnlib/pictures/, translated), whatever their encoding;
+- the characters of every string literal in the edition's notebooks' code cells (the
+  titles, labels and legends they pass to a figure; following each string to a
+  figure would miss the ones passed on through a variable).
+
+What DejaVu Sans, first in the figures' list of fonts, draws itself is left out. Rerun
+after adding or changing a translation of a figure's text, or a string in a notebook
+(only a character outside GB2312 changes the subset):
 
     .venv/bin/python tools/make_cjk_font.py            # every language with a font
     .venv/bin/python tools/make_cjk_font.py zh
@@ -74,10 +81,31 @@ def notebook_strings(code: str) -> set[str]:
     return found
 
 
+def coverage(font: i18n.Font) -> set[str]:
+    """Every character of the encodings and Unicode blocks `font`'s record names."""
+    found = set()
+    for codec in font.codecs:
+        for point in range(0x80, 0x10000):  # the basic plane: GB2312 lies inside it
+            if 0xD800 <= point <= 0xDFFF:  # surrogates: no characters
+                continue
+            try:
+                chr(point).encode(codec)
+            except UnicodeEncodeError:
+                continue
+            found.add(chr(point))
+    for first, last in font.blocks:
+        found |= {chr(point) for point in range(first, last + 1)}
+    return found
+
+
 def characters(code: str) -> str:
-    """Every character the subset of `code`'s font must hold: those of its figures' sentences
-    that DejaVu Sans lacks, plus ASCII and the symbols the figures put next to them."""
+    """Every character the subset of `code`'s font must hold: the record's encodings and
+    blocks, its figures' sentences and its notebooks' strings, less what DejaVu Sans draws,
+    plus ASCII and the symbols the figures put next to them."""
     wanted = set(string.printable.strip()) | set(" ×−∞√α·‖…")
+    font = i18n.edition(code).font
+    if font is not None:
+        wanted |= coverage(font) - fonts.first_font_characters()
     catalog = i18n.catalog(code)
     for sentence in figure_sentences():
         wanted |= set(catalog.get(sentence, "")) - fonts.first_font_characters()

@@ -10,6 +10,14 @@ prose and code (notebooks/zh/*.ipynb, outputs aside), in the Chinese sentences o
 attnlib (attnlib/i18n/zh/, the values of MESSAGES) and in README.zh.md.
 tests/test_zh_terms.py fails when a file holds more of them than its count in the
 baseline; the target is 0.
+
+Issue 34 added the concepts whose words had drifted inside the notebooks
+(scaled/unscaled in six forms, masked as 屏蔽/掩盖/遮住, a vector's 坐标 for its
+分量, 自注意力 beside 自注意力机制, logits called 一组分数/值得分). ``--concepts``
+counts, for each concept, its term and every rejected variant, so that the target
+reads as one word per concept:
+
+    python tools/zh_terms.py --concepts
 """
 
 from __future__ import annotations
@@ -61,7 +69,43 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     ("超参数", "超参(?!数)", "hyperparameter"),
     ("缩放", "放缩", "scaling"),
     ("位置编码", "位置嵌入", "positional encoding"),
+    # issue 34: the one pair 缩放后 / 未缩放 (a run, scores, a layer)
+    (
+        "缩放后",
+        r"(?<!没)有缩放|带缩放|缩放之后|缩放以后|缩放过|(?<![\u4e00-\u9fff$ ])缩放时",
+        "scaled",
+    ),
+    (
+        "未缩放",
+        r"没有 ?(?:\$\\sqrt\{d_k\}\$ ?|√d_k ?)?缩放"  # 没有 $\sqrt{d_k}$ 缩放
+        r"|没缩放|无缩放|不缩放|不做缩放|不加缩放|不经缩放",
+        "unscaled",
+    ),
+    # a key a query may not see is 被掩码 (掩码 is the mask itself)
+    ("被掩码", r"屏蔽|掩盖|掩蔽|遮住|遮挡|遮蔽|挡住|盖住|掩掉|(?<!被)掩码处", "masked"),
+    # a vector's entries; 坐标轴 (a figure's axes) and 双对数坐标 (log-log axes) are no vectors
+    ("分量", r"(?<!对数)坐标(?!轴|系)", "an entry of a vector"),
+    # the chapter's compound 自注意力层 stays; everything else says 自注意力机制
+    ("自注意力机制", r"自注意力(?!机制|层)", "self-attention, shortened"),
+    # logits keep their name (glossed once as 未归一化的对数概率): 分数 and 得分 are scores
+    (
+        "logits",
+        r"一组分数|值得分(?!析)|分数\s*[（(]\s*logits?|logits?\s*[（(]\s*(?:分数|得分)",
+        "logits",
+    ),
+    ("注意力分数", r"(?<!值)(?<!注意力)得分(?!析)", "a score, as 得分"),
 )
+
+#: The terms of the concepts above that are counted beside their variants (--concepts).
+TERMS: dict[str, str] = {
+    "缩放后": "缩放后",
+    "未缩放": "未缩放",
+    "被掩码": "被掩码",
+    "分量": "分量",
+    "自注意力机制": "自注意力机制|自注意力层",
+    "logits": NOT_LATIN + "logits?" + END,
+    "注意力分数": "注意力分数",
+}
 
 
 @dataclass(frozen=True)
@@ -135,6 +179,23 @@ def counts(found: list[Variant]) -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
+def grown(found: list[Variant], allowed: dict[str, int]) -> dict[str, int]:
+    """The files that hold more rejected variants than `allowed` (the baseline) lets them."""
+    return {path: n for path, n in counts(found).items() if n > allowed.get(path, 0)}
+
+
+def concepts(found: list[Variant]) -> dict[str, dict[str, int]]:
+    """For each term of TERMS: how often the term itself is written, and each variant found."""
+    out: dict[str, dict[str, int]] = {term: {} for term in TERMS}
+    everything = texts()
+    for term, pattern in TERMS.items():
+        out[term][term] = sum(len(re.findall(pattern, text)) for _, _, text in everything)
+    for v in found:
+        if v.term in out:
+            out[v.term][v.found] = out[v.term].get(v.found, 0) + 1
+    return out
+
+
 def baseline() -> dict[str, int]:
     return json.loads(BASELINE.read_text(encoding="utf-8")) if BASELINE.exists() else {}
 
@@ -142,8 +203,15 @@ def baseline() -> dict[str, int]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--update", action="store_true", help=f"rewrite {BASELINE.name}")
+    parser.add_argument(
+        "--concepts", action="store_true", help="count each term of TERMS and its variants"
+    )
     args = parser.parse_args(argv)
     found = variants()
+    if args.concepts:
+        for term, seen in concepts(found).items():
+            print(f"{term}: " + ", ".join(f"{word} {n}" for word, n in seen.items()))
+        return 0
     print("\n".join(map(str, found)))
     now, before = counts(found), baseline()
     for path in sorted(set(now) | set(before)):

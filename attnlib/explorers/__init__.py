@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import importlib
 
+from ..i18n import tr
+
 #: public name -> the module of this wing that defines it, loaded on first use so that
 #: ``attnlib.explorers.views`` (pure functions) does not import ipywidgets
 _NAMES = {
@@ -40,7 +42,9 @@ __all__ = sorted(_NAMES)
 def __getattr__(name: str):
     if name in _NAMES:
         return getattr(importlib.import_module(f".{_NAMES[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise AttributeError(
+        tr("module {module!r} has no attribute {name!r}", module=__name__, name=name)
+    )
 
 
 def __dir__():

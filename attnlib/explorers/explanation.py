@@ -378,32 +378,46 @@ class Explanation:
         p.text(self.text())
 
 
-def _check_index(name: str, value, size: int, what: str) -> int:
+def _check_index(name: str, value, size: int, rows: bool) -> int:
+    # i counts the rows of att.scores (queries), j its columns (keys)
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+        said = tr("{name} must be an integer, got {value!r} ({kind})")
+        raise TypeError(said.format(name=name, value=value, kind=type(value).__name__))
     value = int(value)
     if not 0 <= value < size:
-        raise IndexError(
-            f"{name} = {value} is out of range: att has {size} {what}, "
-            f"so {name} must be from 0 to {size - 1}"
+        said = tr(
+            "{name} = {value} is out of range: att has {size} queries (rows of "
+            "att.scores), so {name} must be from 0 to {last}"
         )
+        if not rows:
+            said = tr(
+                "{name} = {value} is out of range: att has {size} keys (columns of "
+                "att.scores), so {name} must be from 0 to {last}"
+            )
+        raise IndexError(said.format(name=name, value=value, size=size, last=size - 1))
     return value
 
 
-def _check_tokens(name: str, tokens, size: int, what: str) -> tuple[str, ...]:
+def _check_tokens(name: str, tokens, size: int, rows: bool) -> tuple[str, ...]:
+    # one label per query (a row of att.scores) or per key (a column)
     if isinstance(tokens, str) or not isinstance(tokens, Sequence):
-        raise TypeError(
-            f"{name} must be a sequence of strings, one per {what[:-1]}, got {tokens!r}"
-        )
+        said = tr("{name} must be a sequence of strings, one per token, got {tokens!r}")
+        raise TypeError(said.format(name=name, tokens=tokens))
     labels = tuple(tokens)
     if not all(isinstance(t, str) for t in labels):
-        raise TypeError(f"{name} must hold strings, got {labels!r}")
-    if len(labels) != size:
-        raise ValueError(
-            f"{name} has {len(labels)} labels but att has {size} {what}: one label per row"
-            + ("; for cross-attention pass key_tokens=... too" if name == "tokens" else "")
+        raise TypeError(tr("{name} must hold strings, got {labels!r}", name=name, labels=labels))
+    if len(labels) == size:
+        return labels
+    if rows:
+        said = tr("{name} has {count} labels but att has {size} queries: one label per row")
+    elif name == "tokens":  # the queries' labels, asked to label the keys too
+        said = tr(
+            "tokens has {count} labels but att has {size} keys: one label per column; "
+            "for cross-attention pass key_tokens=... too"
         )
-    return labels
+    else:
+        said = tr("{name} has {count} labels but att has {size} keys: one label per column")
+    raise ValueError(said.format(name=name, count=len(labels), size=size))
 
 
 def explain(
@@ -476,27 +490,30 @@ def explain(
     ...
     """
     if not isinstance(att, Attention):
-        raise TypeError(
+        said = tr(
             "att must be an attnlib Attention (what attention() and self_attention() "
-            f"return), got {type(att).__name__}"
+            "return), got {kind}"
         )
+        raise TypeError(said.format(kind=type(att).__name__))
     if isinstance(max_items, bool) or not isinstance(max_items, numbers.Integral) or max_items < 2:
-        raise ValueError(f"max_items must be an integer of at least 2, got {max_items!r}")
+        raise ValueError(
+            tr("max_items must be an integer of at least 2, got {value!r}", value=max_items)
+        )
     if isinstance(decimals, bool) or not isinstance(decimals, numbers.Integral):
-        raise TypeError(f"decimals must be an integer, got {decimals!r}")
+        raise TypeError(tr("decimals must be an integer, got {value!r}", value=decimals))
     if not 0 <= decimals <= 12:
-        raise ValueError(f"decimals must be from 0 to 12, got {decimals}")
+        raise ValueError(tr("decimals must be from 0 to 12, got {value}", value=decimals))
     n_q, n_kv = att.scores.shape
-    i = _check_index("i", i, n_q, "queries (rows of att.scores)")
+    i = _check_index("i", i, n_q, rows=True)
     if j is not None:
-        j = _check_index("j", j, n_kv, "keys (columns of att.scores)")
+        j = _check_index("j", j, n_kv, rows=False)
     query_token = labels = None
     if tokens is not None:
-        query_token = _check_tokens("tokens", tokens, n_q, "queries")[i]
+        query_token = _check_tokens("tokens", tokens, n_q, rows=True)[i]
         if key_tokens is None:
-            labels = _check_tokens("tokens", tokens, n_kv, "keys")
+            labels = _check_tokens("tokens", tokens, n_kv, rows=False)
     if key_tokens is not None:
-        labels = _check_tokens("key_tokens", key_tokens, n_kv, "keys")
+        labels = _check_tokens("key_tokens", key_tokens, n_kv, rows=False)
 
     d_k = att.Q.shape[1]
     q_i = np.array(att.Q[i], dtype=float)  # (d_k,)
@@ -512,7 +529,7 @@ def explain(
     scores = np.array(att.scores[i], dtype=float)  # (n_kv,)
     row_max = float(scores.max())
     if not math.isfinite(row_max):
-        raise ValueError(f"row {i} of att.scores has no finite entry, so it has no weights")
+        raise ValueError(tr("row {i} of att.scores has no finite entry, so it has no weights", i=i))
     shifted = scores - row_max  # (n_kv,): masked keys stay -inf
     exps = np.exp(shifted)  # (n_kv,): exp(-inf) is exactly 0
     weights = np.array(att.weights[i], dtype=float)  # (n_kv,)

@@ -54,13 +54,17 @@ class LearnedExplorer(PageExplorer):
     ):
         if not isinstance(history, lookup.History):
             raise TypeError(
-                f"history must be a lookup.History (what lookup.train returns), "
-                f"got {type(history).__name__}"
+                tr(
+                    "history must be a lookup.History (what lookup.train returns), got {kind}",
+                    kind=type(history).__name__,
+                )
             )
         if not isinstance(task, lookup.Task):
             raise TypeError(
-                f"task must be a lookup.Task (what lookup.make_task returns), "
-                f"got {type(task).__name__}"
+                tr(
+                    "task must be a lookup.Task (what lookup.make_task returns), got {kind}",
+                    kind=type(task).__name__,
+                )
             )
         if examples is not None:
             examples = as_size("examples", examples, minimum=1)

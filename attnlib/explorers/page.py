@@ -287,8 +287,9 @@ class PageExplorer(anywidget.AnyWidget):
     def __init__(self, *, size: str = "normal", **values):
         wanted = (*self.CONTROLS, *self.FIXED)
         if sorted(values) != sorted(wanted):
+            said = tr("{kind} takes {wanted} by keyword, got {got}")
             raise TypeError(
-                f"{type(self).__name__} takes {', '.join(wanted)} by keyword, got {sorted(values)}"
+                said.format(kind=type(self).__name__, wanted=", ".join(wanted), got=sorted(values))
             )
         limits = {**LIMITS, **self.EXTRA_LIMITS}
         fixed = {
@@ -339,22 +340,11 @@ class PageExplorer(anywidget.AnyWidget):
 
     def _check(self, name: str, value, spec: dict | None = None):
         spec = self.limits[name] if spec is None else spec
-        if "labels" in spec:
-            labels = spec["labels"]
-            if isinstance(value, bool) or value not in labels:
-                raise ValueError(f"{name} must be one of {labels}, got {value!r}")
-            return value
-        if "choices" in spec:
-            allowed = [v for v, _ in spec["choices"]]
-            if not isinstance(value, str) or value not in allowed:
-                raise ValueError(
-                    tr(
-                        "{name} must be one of {allowed}, got {value!r}",
-                        name=name,
-                        allowed=allowed,
-                        value=value,
-                    )
-                )
+        if "labels" in spec or "choices" in spec:  # a menu: one of its entries, never a bool
+            allowed = spec["labels"] if "labels" in spec else [v for v, _ in spec["choices"]]
+            if isinstance(value, bool) or value not in allowed:
+                said = tr("{name} must be one of {allowed}, got {value!r}")
+                raise ValueError(said.format(name=name, allowed=allowed, value=value))
             return value
         return as_size(name, value, minimum=spec["low"], maximum=spec["high"])
 
@@ -362,8 +352,12 @@ class PageExplorer(anywidget.AnyWidget):
         """Move controls from Python, as the page's controls do (checked, then drawn)."""
         unknown = sorted(set(values) - set(self.CONTROLS))
         if unknown:
-            raise TypeError(f"{type(self).__name__} has no control {unknown[0]!r}; "
-                            f"its controls are {', '.join(self.CONTROLS)}")  # fmt: skip
+            said = tr("{kind} has no control {name!r}; its controls are {controls}")
+            raise TypeError(
+                said.format(
+                    kind=type(self).__name__, name=unknown[0], controls=", ".join(self.CONTROLS)
+                )
+            )
         new = {**self.controls, **{name: self._check(name, v) for name, v in values.items()}}
         self._refresh_data(new)
         self.controls = new
@@ -458,9 +452,13 @@ class PageExplorer(anywidget.AnyWidget):
         view = self.shown
         selectable = [k for k, p in enumerate(view.panels) if p.selectable]
         if not selectable:
-            raise ValueError(f"{type(self).__name__} has no panel in which to select a cell")
+            raise ValueError(
+                tr("{kind} has no panel in which to select a cell", kind=type(self).__name__)
+            )
         if panel not in selectable:
-            raise ValueError(f"panel must be one of {selectable}, got {panel!r}")
+            raise ValueError(
+                tr("panel must be one of {allowed}, got {value!r}", allowed=selectable, value=panel)
+            )
         i, j = check_cell(cell, view.panels[panel].shape)
         self.selection = [i, j, panel]
 
@@ -485,7 +483,9 @@ class PageExplorer(anywidget.AnyWidget):
             shown = self.shown
             if name in shown.data:
                 return shown.data[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        raise AttributeError(
+            tr("{kind!r} object has no attribute {name!r}", kind=type(self).__name__, name=name)
+        )
 
     def __repr__(self) -> str:
         args = ", ".join(f"{name}={value!r}" for name, value in self.controls.items())

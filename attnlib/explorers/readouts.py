@@ -430,7 +430,14 @@ def breakdown(
     True
     """
     if heads > 1 and (head is None or not 0 <= head < heads):
-        raise ValueError(f"head must be from 0 to {heads - 1} with heads = {heads}, got {head!r}")
+        raise ValueError(
+            tr(
+                "head must be from 0 to {last} with heads = {heads}, got {head!r}",
+                last=heads - 1,
+                heads=heads,
+                head=head,
+            )
+        )
     table = explain(att, i, j, tokens=tokens, max_items=max_items).html()
     details = '<div style="margin-top: 0.6em">' + table + "</div>"
     summary = summary_html(att, tokens, i, j, head=head, heads=heads, prefix=prefix)

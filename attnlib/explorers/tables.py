@@ -18,7 +18,7 @@ from ..i18n import tr
 __all__ = ["Section", "html_cell", "html_table", "label", "text_table", "width"]
 
 HIGHLIGHT = "background: #fff1a8; font-weight: bold"
-MUTED = "color: #888"
+MUTED = "color: #666"  # 5.7:1 on white, 5:1 on the highlight: readable (WCAG AA)
 
 
 class Section(NamedTuple):

@@ -111,9 +111,9 @@ class View(NamedTuple):
             return self._replace(selection=None, panel=panel, summary="", details="")
         selectable = [k for k, p in enumerate(self.panels) if p.selectable]
         if not selectable:
-            raise ValueError("this view has no selectable panel in which to select a cell")
+            raise ValueError(tr("this view has no selectable panel in which to select a cell"))
         if isinstance(panel, bool) or not isinstance(panel, int):
-            raise TypeError(f"panel must be an integer, got {panel!r}")
+            raise TypeError(tr("panel must be an integer, got {value!r}", value=panel))
         if panel not in selectable:
             panel = selectable[0]
         (rows, cols), (i, j) = self.panels[panel].shape, cell
@@ -170,7 +170,14 @@ def attention_view(
     (3, [1.0, 0.0, 0.0, 0.0])
     """
     if not isinstance(mask, str) or mask not in MASKS:
-        raise ValueError(f"mask must be one of {list(MASKS)}, got {mask!r}")
+        raise ValueError(
+            tr(
+                "{name} must be one of {allowed}, got {value!r}",
+                name="mask",
+                allowed=list(MASKS),
+                value=mask,
+            )
+        )
     blocked = MASKS[mask](n)  # (n, n) bool, True = may attend; or None
     example = toy_example(n, d=d, d_k=d_k, seed=seed)
     attention = self_attention(*example[1:], mask=blocked)

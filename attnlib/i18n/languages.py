@@ -29,6 +29,12 @@ class Font:
     (face ``source_family``), which the system package ``system_package``
     installs with its licence text in ``source_licence``; ``family`` is the
     subset's own name, so that it never shadows a full installation of the font.
+
+    The subset holds every character of the encodings ``codecs`` (for Chinese,
+    GB2312: its 6763 hanzi and its punctuation) and of the Unicode ``blocks``
+    (first, last code point), so that a learner's own text draws too, besides
+    what attnlib's figures and the edition's notebooks draw. Beyond it, the first
+    of ``system_families`` that the machine has fills in (a rare character).
     """
 
     file: str
@@ -38,6 +44,9 @@ class Font:
     source_family: str
     system_package: str
     source_licence: str
+    codecs: tuple[str, ...] = ()
+    blocks: tuple[tuple[int, int], ...] = ()
+    system_families: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,6 +101,28 @@ EDITIONS = {
             source_family="Noto Sans CJK SC",
             system_package="fonts-noto-cjk",
             source_licence="/usr/share/doc/fonts-noto-cjk/copyright",
+            codecs=("gb2312",),
+            blocks=(
+                (0x3000, 0x303F),  # CJK symbols and punctuation: 。、「」《》【】
+                (0xFF01, 0xFF60),  # full-width forms: ，：；！？（）０-９Ａ-Ｚ
+                (0xFFE0, 0xFFE6),  # full-width signs: ￥ ￡
+                (0x2010, 0x2027),  # general punctuation: — ‘’ “” … ·
+            ),
+            # sans-serif faces for simplified Chinese, the likeliest first (Linux, macOS,
+            # Windows): the first one installed draws what the subset lacks
+            system_families=(
+                "Noto Sans CJK SC",
+                "Source Han Sans SC",
+                "Noto Sans SC",
+                "WenQuanYi Zen Hei",
+                "WenQuanYi Micro Hei",
+                "PingFang SC",
+                "Hiragino Sans GB",
+                "Heiti SC",
+                "Microsoft YaHei",
+                "SimHei",
+                "Droid Sans Fallback",
+            ),
         ),
         lab_locale="zh_CN",
         lab_settings="jupyter/lab/settings-zh",

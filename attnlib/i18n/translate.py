@@ -55,6 +55,14 @@ def set_language(language: str) -> None:
     ...
     ValueError: language must be one of 'en', 'zh', got 'fr'
     """
+    if not isinstance(language, str) or language not in EDITIONS:  # said in the language in use
+        raise ValueError(
+            tr(
+                "language must be one of {allowed}, got {value!r}",
+                allowed=", ".join(map(repr, EDITIONS)),
+                value=language,
+            )
+        )
     _setting["language"] = edition(language).code
 
 

@@ -113,9 +113,13 @@ def show_error(func: Callable, *args: Any, **kwargs: Any) -> CaughtError:
     """
     if not callable(func):
         raise TypeError(
-            f"show_error needs a function to call, got {type(func).__name__} {func!r:.60}; "
-            "pass the function and its arguments separately: "
-            "show_error(f, x), not show_error(f(x))"
+            tr(
+                "show_error needs a function to call, got {kind} {func!r:.60}; "
+                "pass the function and its arguments separately: "
+                "show_error(f, x), not show_error(f(x))",
+                kind=type(func).__name__,
+                func=func,
+            )
         )
     try:
         result = func(*args, **kwargs)

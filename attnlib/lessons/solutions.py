@@ -249,3 +249,10 @@ def my_merge_heads(parts):
     (checks.check_merge_heads)."""
     heads, n, d_v = parts.shape
     return parts.transpose(1, 0, 2).reshape(n, heads * d_v)  # (n, heads, d_v) -> (n, heads·d_v)
+
+
+def my_to_heads(M, heads):
+    """(B, n, heads·w) -> (B, heads, n, w), for a torch tensor (checks.check_to_heads, 08)."""
+    B, n, width = M.shape
+    blocks = M.view(B, n, heads, width // heads)  # (B, n, h·w) -> (B, n, h, w): cut each row
+    return blocks.transpose(1, 2)  # (B, n, h, w) -> (B, h, n, w): the heads before the tokens

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .core import self_attention
-from .validation import as_matrix
+from .validation import as_matrix, tr
 
 
 class Gradients(NamedTuple):
@@ -101,8 +101,13 @@ def self_attention_backward(X, W_Q, W_K, W_V, dZ, *, scaled: bool = True) -> Gra
     dZ = as_matrix("dZ", dZ, rows_name="n", cols_name="d_v")
     if dZ.shape != (n, d_v):
         raise ValueError(
-            f"dZ has shape {dZ.shape} but Z has ({n}, {d_v}): the gradient of the output "
-            "must have the output's shape (n, d_v)"
+            tr(
+                "dZ has shape {shape} but Z has ({n}, {d_v}): the gradient of the output "
+                "must have the output's shape (n, d_v)",
+                shape=dZ.shape,
+                n=n,
+                d_v=d_v,
+            )
         )
     c = 1 / math.sqrt(Q.shape[1]) if att.scaled else 1.0  # the factor in scores = c Q Kᵀ
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .core import Attention, self_attention, softmax
-from .validation import as_matrix, as_positive_vector, as_size
+from .validation import as_matrix, as_positive_vector, as_size, tr
 
 __all__ = [
     "Saturation",
@@ -33,13 +33,23 @@ def _as_weights(weights) -> np.ndarray:
     weights = as_matrix("weights", weights, rows_name="n_q", cols_name="n_kv")
     if (weights < 0).any():
         where = tuple(int(i) for i in np.argwhere(weights < 0)[0])
-        raise ValueError(f"weights must be >= 0, but weights{list(where)} is {weights[where]}")
+        raise ValueError(
+            tr(
+                "weights must be >= 0 (a softmax output), but weights{index} is {value}",
+                index=list(where),
+                value=weights[where],
+            )
+        )
     sums = weights.sum(axis=1)  # (n_q, n_kv) -> (n_q,)
     bad = np.flatnonzero(np.abs(sums - 1) > 1e-6)
     if bad.size:
         raise ValueError(
-            f"each row of weights must sum to 1 (a softmax output), "
-            f"but row {int(bad[0])} sums to {sums[bad[0]]:.6g}"
+            tr(
+                "each row of weights must sum to 1 (a softmax output), "
+                "but row {row} sums to {total:.6g}",
+                row=int(bad[0]),
+                total=sums[bad[0]],
+            )
         )
     return weights
 
@@ -113,7 +123,7 @@ def _as_sizes(name: str, values) -> np.ndarray:
         values = [values]
     sizes = [as_size(f"{name}[{i}]", v) for i, v in enumerate(values)]
     if not sizes:
-        raise ValueError(f"{name} must list at least one size")
+        raise ValueError(tr("{name} must list at least one size", name=name))
     return np.array(sizes)
 
 
@@ -343,10 +353,15 @@ def spread(values, near_zero: float = 0.01) -> Spread:
     values = np.asarray(values, dtype=float)
     if values.ndim != 1 or values.size == 0 or not np.isfinite(values).all() or (values < 0).any():
         raise ValueError(
-            f"values must be a 1-D array of finite sizes >= 0, got shape {values.shape}"
+            tr(
+                "values must be a 1-D array of finite sizes >= 0, got shape {shape}",
+                shape=values.shape,
+            )
         )
     if not (isinstance(near_zero, (int, float)) and math.isfinite(near_zero) and near_zero > 0):
-        raise ValueError(f"near_zero must be a positive number, got {near_zero!r}")
+        raise ValueError(
+            tr("{name} must be a positive number, got {value!r}", name="near_zero", value=near_zero)
+        )
     q1, median, q3 = np.percentile(values, [25, 50, 75])  # (m,) -> three numbers
     return Spread(
         float(q1),

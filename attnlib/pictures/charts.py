@@ -141,10 +141,14 @@ def plot_mix(att: Attention, tokens: Sequence[str], i: int) -> StaticFigure:
     tokens = check_tokens(tokens, n)
     if att.weights.shape != (n, n):
         raise ValueError(
-            f"plot_mix needs self-attention: weights are {att.weights.shape}, V has n = {n} rows"
+            tr(
+                "plot_mix needs self-attention: weights are {shape}, V has n = {n} rows",
+                shape=att.weights.shape,
+                n=n,
+            )
         )
     if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
-        raise ValueError(f"i must be a query index from 0 to {n - 1}, got {i!r}")
+        raise ValueError(tr("i must be a query index from 0 to {last}, got {i!r}", last=n - 1, i=i))
     alpha = att.weights[i]  # (n,): row i of the weights
     mix = np.vstack([att.V, att.Z[i]])  # (n, d_v) + (d_v,) -> (n + 1, d_v)
     fig = StaticFigure(figsize=(10.0, 4.4), layout="constrained")
@@ -173,11 +177,19 @@ def _curve_pair(name: str, pair, length: int) -> tuple[np.ndarray, np.ndarray]:
     try:
         unscaled, scaled = (np.asarray(c, dtype=float) for c in pair)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a pair (unscaled, scaled) of sequences") from None
+        raise ValueError(
+            tr("{name} must be a pair (unscaled, scaled) of sequences", name=name)
+        ) from None
     for label, curve in (("unscaled", unscaled), ("scaled", scaled)):
         if curve.shape != (length,):
             raise ValueError(
-                f"{name} ({label}) has shape {curve.shape} but d_ks has {length} entries"
+                tr(
+                    "{name} ({label}) has shape {shape} but d_ks has {length} entries",
+                    name=name,
+                    label=label,
+                    shape=curve.shape,
+                    length=length,
+                )
             )
     return unscaled, scaled
 
@@ -185,7 +197,9 @@ def _curve_pair(name: str, pair, length: int) -> tuple[np.ndarray, np.ndarray]:
 def _d_ks(d_ks) -> np.ndarray:
     d_ks = np.asarray(d_ks, dtype=float)
     if d_ks.ndim != 1 or d_ks.size < 2 or not (d_ks > 0).all():
-        raise ValueError(f"d_ks must be at least 2 positive sizes, got {d_ks.tolist()!r}")
+        raise ValueError(
+            tr("d_ks must be at least 2 positive sizes, got {got!r}", got=d_ks.tolist())
+        )
     return d_ks
 
 
@@ -294,14 +308,23 @@ def plot_saturation(
 def _samples(name: str, samples, count: int) -> list[np.ndarray]:
     samples = list(samples)
     if len(samples) != count:
-        raise ValueError(f"{name} has {len(samples)} samples but there are {count} labels")
+        raise ValueError(
+            tr(
+                "{name} has {got} samples but there are {count} labels",
+                name=name,
+                got=len(samples),
+                count=count,
+            )
+        )
     out = []
     for g, sample in enumerate(samples):
         sample = np.asarray(sample, dtype=float)
         if sample.ndim != 1 or sample.size == 0 or not np.isfinite(sample).all():
-            raise ValueError(f"{name}[{g}] must be a 1-D array of finite numbers")
+            raise ValueError(
+                tr("{name}[{g}] must be a 1-D array of finite numbers", name=name, g=g)
+            )
         if (sample < 0).any():
-            raise ValueError(f"{name}[{g}] must hold sizes >= 0")
+            raise ValueError(tr("{name}[{g}] must hold sizes >= 0", name=name, g=g))
         out.append(sample)
     return out
 
@@ -354,14 +377,18 @@ def plot_gradient_spread(
     """
     labels = [str(label) for label in labels]
     if not labels:
-        raise ValueError("labels is empty: give one label per group")
+        raise ValueError(tr("labels is empty: give one label per group"))
     unscaled = _samples("unscaled", unscaled, len(labels))
     scaled = _samples("scaled", scaled, len(labels))
     if not (isinstance(near_zero, (int, float)) and math.isfinite(near_zero) and near_zero > 0):
-        raise ValueError(f"near_zero must be a positive number, got {near_zero!r}")
+        raise ValueError(
+            tr("{name} must be a positive number, got {value!r}", name="near_zero", value=near_zero)
+        )
     floor = near_zero / 100 if floor is None else floor
     if not (isinstance(floor, (int, float)) and math.isfinite(floor) and 0 < floor < near_zero):
-        raise ValueError(f"floor must be a positive number below near_zero, got {floor!r}")
+        raise ValueError(
+            tr("floor must be a positive number below near_zero, got {value!r}", value=floor)
+        )
     fig = StaticFigure(figsize=(max(5.5, 1.6 * len(labels) + 1.5), 3.8), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
@@ -445,19 +472,32 @@ def plot_losses(
     ('training loss', 4)
     """
     if not curves:
-        raise ValueError("curves is empty: give at least one label -> losses")
+        raise ValueError(tr("curves is empty: give at least one label -> losses"))
     fig = StaticFigure(figsize=(6.4, 3.6), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     for colour, (label, runs) in enumerate(curves.items()):
-        wanted = "positive losses, one run or a list of runs of equal length"
         try:
             runs = np.asarray(runs, dtype=float)
         except (TypeError, ValueError):  # ragged runs, or not numbers
-            raise ValueError(f"curves[{label!r}] must hold {wanted}; got {runs!r}") from None
+            raise ValueError(
+                tr(
+                    "curves[{label!r}] must hold positive losses, one run or a list of runs "
+                    "of equal length; got {runs!r}",
+                    label=label,
+                    runs=runs,
+                )
+            ) from None
         runs = runs[None, :] if runs.ndim == 1 else runs  # (runs, steps)
         if runs.ndim != 2 or runs.shape[1] == 0 or not (runs > 0).all():
-            raise ValueError(f"curves[{label!r}] must hold {wanted}; got shape {runs.shape}")
+            raise ValueError(
+                tr(
+                    "curves[{label!r}] must hold positive losses, one run or a list of runs "
+                    "of equal length; got shape {shape}",
+                    label=label,
+                    shape=runs.shape,
+                )
+            )
         steps = np.arange(1, runs.shape[1] + 1)  # (steps,): step s has loss runs[:, s - 1]
         width = 2.0 if len(runs) == 1 else 1.2
         for r, losses in enumerate(runs):

@@ -34,6 +34,7 @@ from matplotlib.path import Path
 from matplotlib.text import Text
 from matplotlib.ticker import FixedFormatter, FixedLocator, MaxNLocator, ScalarFormatter
 
+from ..i18n import tr
 from ..maths.validation import as_float_array, as_matrix
 from .panel import KINDS, Panel, check_kind
 from .text_size import text_inches
@@ -89,12 +90,14 @@ def check_cell(cell, shape: tuple[int, int]) -> tuple[int, int]:
     try:
         i, j = cell
     except (TypeError, ValueError):
-        raise TypeError(f"cell must be a pair (i, j), got {cell!r}") from None
+        raise TypeError(tr("cell must be a pair (i, j), got {cell!r}", cell=cell)) from None
     for name, value, size in (("i", i, shape[0]), ("j", j, shape[1])):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"cell {name} must be an integer, got {value!r}")
+            said = tr("cell {name} must be an integer, got {value!r}")
+            raise TypeError(said.format(name=name, value=value))
         if not 0 <= value < size:
-            raise ValueError(f"cell {name} must be from 0 to {size - 1}, got {value}")
+            said = tr("cell {name} must be from 0 to {last}, got {value}")
+            raise ValueError(said.format(name=name, last=size - 1, value=value))
     return int(i), int(j)
 
 
@@ -140,10 +143,11 @@ def _masked(matrix, mask) -> np.ndarray:
     raw = as_float_array("matrix", matrix)
     mask = np.asarray(mask)
     if mask.dtype != bool or mask.shape != raw.shape:
-        raise ValueError(
-            f"mask must be a boolean array of the matrix's shape {raw.shape}, "
-            f"got dtype {mask.dtype} and shape {mask.shape}"
+        said = tr(
+            "mask must be a boolean array of the matrix's shape {want}, "
+            "got dtype {dtype} and shape {shape}"
         )
+        raise ValueError(said.format(want=raw.shape, dtype=mask.dtype, shape=mask.shape))
     shown = as_matrix("matrix", np.where(mask, raw, 0.0), rows_name="rows", cols_name="cols")
     return np.ma.MaskedArray(shown, mask=~mask) if not mask.all() else shown
 
@@ -339,20 +343,22 @@ class Heatmap:
         """
         if isinstance(panel, Panel):
             if mask is not None:
-                raise TypeError("mask goes in the Panel (Panel(..., mask=...)), not beside it")
+                raise TypeError(tr("mask goes in the Panel (Panel(..., mask=...)), not beside it"))
             if panel.kind != self.kind:
-                raise ValueError(
-                    f"the heatmap is of kind {self.kind!r}, the panel {panel.kind!r}: "
+                said = tr(
+                    "the heatmap is of kind {kind!r}, the panel {other!r}: "
                     "draw a new heatmap for another kind"
                 )
+                raise ValueError(said.format(kind=self.kind, other=panel.kind))
             self._dress(panel)
             return
         data = _masked(panel, mask)
         if data.shape != self.shape:
-            raise ValueError(
-                f"matrix has shape {data.shape} but the heatmap shows {self.shape}: "
+            said = tr(
+                "matrix has shape {shape} but the heatmap shows {shown}: "
                 "pass a Panel (or draw a new heatmap) for a new shape"
             )
+            raise ValueError(said.format(shape=data.shape, shown=self.shape))
         self._set_data(data)
 
     def _set_data(self, data: np.ndarray) -> None:
@@ -411,16 +417,15 @@ class Heatmap:
         data = _masked(panel.matrix, panel.mask)
         rows, cols = data.shape
         row_labels, col_labels = panel.row_labels, panel.col_labels
-        for name, labels, count in (
-            ("row_labels", row_labels, rows),
-            ("col_labels", col_labels, cols),
-        ):
+        by_rows = tr("row_labels has {got} labels but matrix has {count} rows ({shape})")
+        by_cols = tr("col_labels has {got} labels but matrix has {count} columns ({shape})")
+        for labels, count, said in ((row_labels, rows, by_rows), (col_labels, cols, by_cols)):
             if labels is not None and len(labels) != count:
-                raise ValueError(
-                    f"{name} has {len(labels)} labels but matrix has {count} ({data.shape})"
-                )
+                raise ValueError(said.format(got=len(labels), count=count, shape=data.shape))
         if panel.diagonal and rows != cols:
-            raise ValueError(f"diagonal=True needs a square matrix, got shape {(rows, cols)}")
+            raise ValueError(
+                tr("diagonal=True needs a square matrix, got shape {shape}", shape=(rows, cols))
+            )
         ax, fig, fontsize = self.ax, self.ax.figure, self.fontsize
         self.image.set_extent((-0.5, cols - 0.5, rows - 0.5, -0.5))
         ax.set_xlim(-0.5, cols - 0.5)
@@ -495,7 +500,9 @@ def share_limit(heatmaps: Sequence[Heatmap]) -> None:
     heatmaps = list(heatmaps)
     for h in heatmaps:
         if h.kind != "diverging":
-            raise ValueError(f"share_limit is for kind 'diverging' only, not {h.kind!r}")
+            raise ValueError(
+                tr("share_limit is for kind 'diverging' only, not {kind!r}", kind=h.kind)
+            )
         h.shared = heatmaps
     if heatmaps:
         heatmaps[0]._follow_limits()
@@ -556,7 +563,8 @@ def heatmap(
     """
     if isinstance(panel, Panel):
         if options:
-            raise TypeError(f"give the options in the Panel, not beside it: {sorted(options)}")
+            said = tr("give the options in the Panel, not beside it: {options}")
+            raise TypeError(said.format(options=sorted(options)))
     else:
         panel = Panel.of(panel, options)
     data = _masked(panel.matrix, panel.mask)

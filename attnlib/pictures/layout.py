@@ -20,6 +20,7 @@ from functools import lru_cache
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ..i18n import tr
 from .heatmap import (
     READABLE_PX,
     READABLE_VALUE_CELL,
@@ -69,7 +70,14 @@ SMALL_BOX = 0.7  # the largest box side of small multiples, as a share of the fu
 def check_size(size: str) -> str:
     """Return `size` if it is one of SIZES, else raise a ValueError naming the choices."""
     if not isinstance(size, str) or size not in SIZES:
-        raise ValueError(f"size must be one of {sorted(SIZES)}, got {size!r}")
+        raise ValueError(
+            tr(
+                "{name} must be one of {allowed}, got {value!r}",
+                name="size",
+                allowed=sorted(SIZES),
+                value=size,
+            )
+        )
     return size
 
 
@@ -132,7 +140,7 @@ def geometry(panels: Sequence[Panel], size: str = "normal") -> Geometry:
     """
     size = check_size(size)
     if not panels:
-        raise ValueError("panels must hold at least one Panel")
+        raise ValueError(tr("panels must hold at least one Panel"))
     return _geometry(size, tuple(p.layout_key() for p in panels))
 
 

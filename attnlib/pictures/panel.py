@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from ..i18n import tr
 from ..maths.validation import as_matrix
 
 __all__ = ["KINDS", "LAYOUT_FIELDS", "Panel", "check_kind"]
@@ -30,7 +31,14 @@ _NUMBERS = {"layout": False}  # field metadata: changes the numbers drawn, not t
 def check_kind(kind: str) -> str:
     """Return `kind` if it is one of KINDS, else raise a ValueError naming the choices."""
     if not isinstance(kind, str) or kind not in KINDS:
-        raise ValueError(f"kind must be one of {sorted(KINDS)}, got {kind!r}")
+        raise ValueError(
+            tr(
+                "{name} must be one of {allowed}, got {value!r}",
+                name="kind",
+                allowed=sorted(KINDS),
+                value=kind,
+            )
+        )
     return kind
 
 
@@ -120,12 +128,22 @@ class Panel:
         check_kind(self.kind)
         if self.limit is not None:
             if self.kind != "diverging":
-                raise ValueError(f"limit is for kind 'diverging' only, not {self.kind!r}")
+                raise ValueError(
+                    tr("limit is for kind 'diverging' only, not {kind!r}", kind=self.kind)
+                )
             if not (np.isfinite(self.limit) and self.limit > 0):
-                raise ValueError(f"limit must be a positive number, got {self.limit!r}")
+                raise ValueError(
+                    tr(
+                        "{name} must be a positive number, got {value!r}",
+                        name="limit",
+                        value=self.limit,
+                    )
+                )
             object.__setattr__(self, "limit", float(self.limit))
         if self.share_limit and self.kind != "diverging":
-            raise ValueError(f"share_limit is for kind 'diverging' only, not {self.kind!r}")
+            raise ValueError(
+                tr("share_limit is for kind 'diverging' only, not {kind!r}", kind=self.kind)
+            )
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -154,8 +172,12 @@ class Panel:
         unknown = sorted(set(options) - set(names))
         if unknown:
             raise TypeError(
-                f"{', '.join(map(repr, unknown))} is not an option of a heatmap; "
-                f"the options are Panel's fields: {', '.join(names)}"
+                tr(
+                    "{unknown} is not an option of a heatmap; the options are Panel's fields: "
+                    "{names}",
+                    unknown=", ".join(map(repr, unknown)),
+                    names=", ".join(names),
+                )
             )
         return cls(matrix=matrix, **options)
 

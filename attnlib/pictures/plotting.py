@@ -143,12 +143,28 @@ def plot_panels(panels: Sequence[Panel], *, size: str = "normal") -> StaticFigur
     return fig
 
 
-def check_tokens(tokens, n: int) -> tuple[str, ...]:
-    """`tokens` as a tuple of n strings, else a ValueError naming both lengths."""
+def check_tokens(tokens, n: int, *, keys: bool = False) -> tuple[str, ...]:
+    """`tokens` as a tuple of n strings, else a ValueError naming both lengths.
+
+    `keys`: they label the columns of cross-attention's scores (``key_tokens``),
+    not the rows.
+    """
     tokens = tuple(str(t) for t in tokens)
-    if len(tokens) != n:
-        raise ValueError(f"tokens has {len(tokens)} entries but the matrices have n = {n} rows")
-    return tokens
+    if len(tokens) == n:
+        return tokens
+    if keys:
+        said = tr(
+            "key_tokens has {count} entries but the scores have {n} columns: one token per key",
+            count=len(tokens),
+            n=n,
+        )
+    else:
+        said = tr(
+            "tokens has {count} entries but the matrices have n = {n} rows: one token per row",
+            count=len(tokens),
+            n=n,
+        )
+    raise ValueError(said)
 
 
 def _query_key_labels(query_tokens, key_tokens) -> dict:
@@ -214,11 +230,15 @@ def attention_panels(
     """
     n_q, n_kv = att.scores.shape
     tokens = check_tokens(tokens, n_q)
-    keys = tokens if key_tokens is None else check_tokens(key_tokens, n_kv)
+    keys = tokens if key_tokens is None else check_tokens(key_tokens, n_kv, keys=True)
     if key_tokens is None and n_kv != n_q:
         raise ValueError(
-            f"scores are ({n_q} × {n_kv}): cross-attention needs key_tokens "
-            f"(length {n_kv}) besides the {n_q} query tokens"
+            tr(
+                "scores are ({n_q} × {n_kv}): cross-attention needs key_tokens "
+                "(length {n_kv}) besides the {n_q} query tokens",
+                n_q=n_q,
+                n_kv=n_kv,
+            )
         )
     shape = f"({n_q} × {n_kv})"
     labels = _query_key_labels(tokens, keys)
@@ -299,7 +319,10 @@ def heads_panels(mh: MultiHead, tokens: Sequence[str], *, diagonal: bool = True)
     """
     if not isinstance(mh, MultiHead):
         raise TypeError(
-            f"mh must be a MultiHead (from multi_head_attention), got {type(mh).__name__}"
+            tr(
+                "mh must be a MultiHead (from multi_head_attention), got {kind}",
+                kind=type(mh).__name__,
+            )
         )
     n = mh.Z.shape[0]
     tokens = check_tokens(tokens, n)
@@ -498,8 +521,12 @@ def scaling_panels(unscaled: Attention, scaled: Attention, tokens: Sequence[str]
     for name, att, wanted in (("unscaled", unscaled, False), ("scaled", scaled, True)):
         if att.scaled is not wanted:
             raise ValueError(
-                f"{name} must come from a pass with scaled={wanted}, got one with "
-                f"scaled={att.scaled}"
+                tr(
+                    "{name} must come from a pass with scaled={wanted}, got one with scaled={got}",
+                    name=name,
+                    wanted=wanted,
+                    got=att.scaled,
+                )
             )
     shape = f"({n} × {unscaled.weights.shape[1]})"
     labels = _query_key_labels(tokens, tokens)

@@ -109,3 +109,19 @@ def fixture_broken(path: Path) -> Path:
             "raise ValueError('deliberate error for the detector')",
         ],
     )
+
+
+def fixture_answers(path: Path) -> Path:
+    """Answers that Run All must not show, given away in the three ways the detector
+    knows: one closed as it should be whose line is also printed in plain view, and one
+    open section (which the notebook's sources do not account for)."""
+    return write_notebook(
+        path,
+        [
+            "import attnlib\nwith attnlib.answer():\n    print('alpha_12 = 0.4223 exactly')",
+            "print('as computed above, alpha_12 = 0.4223 exactly')",
+            "from IPython.display import HTML\n"
+            'HTML(\'<details class="attnlib-answer" open><summary>Answer</summary>'
+            '<pre class="attnlib-answer-text">the count is 21</pre></details>\')',
+        ],
+    )

@@ -1150,3 +1150,71 @@ def axe_problems(page, selector: str | None = None) -> list[str]:
         f"{v['nodes'][0]['html'][:100]!r}"
         for v in result["violations"]
     ]
+
+
+# ---------------------------------------------------------------- answers stay closed
+# An answer cell prints inside ``attnlib.answer()`` (a closed <details class=
+# "attnlib-answer">), and prose that gives an answer away sits in the same closed
+# <details> in its markdown cell. After Run All every one must be on the page and
+# closed, and no line of an answer may show anywhere else in the notebook's text.
+_ANSWERS_JS = """(sel) => {
+  const root = document.querySelector(sel);
+  if (!root) return null;
+  const answers = Array.from(root.querySelectorAll('details.attnlib-answer'));
+  // the notebook's text as a learner sees it: a closed <details> shows its summary only
+  const seen = [];
+  const walk = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) { seen.push(node.textContent); return; }
+    if (node.nodeType !== Node.ELEMENT_NODE) return;
+    if (node.matches('details:not([open])')) {
+      const summary = node.querySelector(':scope > summary');
+      if (summary) seen.push(summary.textContent);
+      return;
+    }
+    if (node.matches('script, style, .jp-InputArea-editor, .jp-Cell-inputWrapper .cm-editor'))
+      return;
+    node.childNodes.forEach(walk);
+  };
+  walk(root);
+  const lines = answers.flatMap(d =>
+      Array.from(d.querySelectorAll('pre.attnlib-answer-text'))
+        .flatMap(p => p.textContent.split('\\n')))
+    // a line that says something (a number with words or an =), not a bare row of a matrix
+    .map(s => s.trim())
+    .filter(s => s.length >= 8 && /[0-9]/.test(s) && /[A-Za-z\u4e00-\u9fff=]/.test(s));
+  const text = seen.join(' ');
+  return {
+    count: answers.length,
+    open: answers.filter(d => d.open).length,
+    lines: lines.length,
+    leaked: Array.from(new Set(lines.filter(s => text.includes(s)))).slice(0, 5),
+  };
+}"""
+
+
+def expected_answers(cells: list[dict]) -> int:
+    """How many closed answers the notebook makes: its answer cells and answer prose."""
+    code = sum("attnlib.answer(" in c["source"] for c in cells if c["type"] == "code")
+    prose = sum(
+        c["source"].count('<details class="attnlib-answer"')
+        for c in cells
+        if c["type"] == "markdown"
+    )
+    return code + prose
+
+
+def answer_problems(page, cells: list[dict]) -> list[str]:
+    """After Run All: every answer on the page, closed, and none of its lines in view."""
+    found = page.evaluate(_ANSWERS_JS, _NB)
+    if found is None:
+        return ["no notebook on the page to look for answers in"]
+    problems = []
+    wanted = expected_answers(cells)
+    if found["count"] != wanted:
+        problems.append(f"{found['count']} closed answer sections on the page, expected {wanted}")
+    if found["open"]:
+        problems.append(f"{found['open']} answer section(s) open after Run All")
+    problems += [
+        f"an answer's line shows outside its closed section: {s!r}" for s in found["leaked"]
+    ]
+    return problems

@@ -1,7 +1,8 @@
 """Every notebook, run in JupyterLab in headless Chromium as a learner would run it
 (run_notebook serves Notebook 7 too: test_notebook7.py).
 
-Run > Run All Cells from the menu; then no error output, no widget shown as text,
+Run > Run All Cells from the menu; then no error output, no answer in view (each
+stays closed until the learner opens it), no widget shown as text,
 no browser console error, no request off this machine, no news pop-up; every
 slider of every explorer redraws its picture in place. The last tests prove the
 detectors: a notebook broken on purpose must trip each of them.
@@ -64,9 +65,12 @@ def run_notebook(
         "moves": 0,
     }
     problems += pages.output_problems(page, cells)
+    # no answer shows until the learner opens it (the Deeper sections' ones too)
+    problems += pages.answer_problems(page, cells)
     # the explorers of the collapsed "Deeper" sections too: open them all first
     if pages.expand_all_headings(page) < 0:
         problems.append("a collapsed section did not open when its 'cells hidden' was clicked")
+    problems += [p for p in pages.answer_problems(page, cells) if p not in problems]
     if not any(p.startswith(("not finished", "a dialog")) for p in problems):
         # Notebook 7 takes the arrow keys for its own cursor even on a focused slider
         # (they move to the next heading): there, sliders are dragged with the mouse
@@ -296,6 +300,28 @@ def test_main_explorer_click_controls_and_keypress(lab, lab_tab, lab_root, recor
 
 
 # --------------------------------------------------------------------------- the detectors
+
+
+def test_answer_detector_finds_answers_in_view(lab, lab_tab, lab_root):
+    """After Run All an answer must stay closed: a line of a closed answer printed in
+    plain view, an open answer section and one the sources do not account for are
+    each reported (the real notebooks' runs above must report none)."""
+    name = "_browser_tests/answers.ipynb"
+    notebooks.fixture_answers(lab_root / name)
+    cells = pages.read_cells(lab_root / name)
+    page = lab_tab.page
+    pages.open_notebook(page, lab, name, len(cells))
+    pages.run_all_from_menu(page)
+    assert not pages.wait_until_run(page, cells)
+    text = "\n".join(pages.answer_problems(page, cells))
+    expected = {
+        "a line shown twice": r"an answer's line shows outside its closed section: "
+        r"'alpha_12 = 0\.4223 exactly'",
+        "an open section": r"1 answer section\(s\) open after Run All",
+        "a section no source made": r"2 closed answer sections on the page, expected 1",
+    }
+    missed = [what for what, pattern in expected.items() if not re.search(pattern, text)]
+    assert not missed, f"the answer detector missed {missed}; it reported:\n{text}"
 
 
 def test_detectors_on_a_broken_notebook(lab, lab_tab, lab_root):

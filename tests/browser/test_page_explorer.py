@@ -314,7 +314,7 @@ def test_static_html_escapes_what_could_end_its_scripts(tmp_path):
     e = EmbeddingExplorer(n=6, d=8, seed=0)
     e.text = {**e.text, "token": "</script><b>x</b>"}
     text = write_html(e, tmp_path / "e.html", seeds=[0]).read_text()
-    assert text.count("</script>") == 3  # state, module, and the loader: nothing else ends one
+    assert text.count("</script>") == 4  # state, two modules, the loader: nothing else ends one
     state = text.split('id="attnlib-state">')[1].split("</script>")[0]
     assert json.loads(state)["text"]["token"] == "</script><b>x</b>"
 

@@ -22,12 +22,19 @@ from .conftest import artifact, open_tab, skip_or_fail
 from .test_lab import RUN_ALL, report, run_notebook, summary
 from .test_voila import run_page, shoot
 
-# The start page and lesson 04 (the lesson with the most Chinese in its figures and
-# breakdowns); EVERY_NOTEBOOK=1 opens every Chinese notebook in JupyterLab (zh).
+# The start page, lesson 04 (the most Chinese in its figures and breakdowns), and 05
+# and 06, the lessons with the most predictions: after Run All none of their answers
+# may show (run_notebook checks it, as in English). EVERY_NOTEBOOK=1 opens every
+# Chinese notebook in JupyterLab (zh).
 ZH_LAB_NOTEBOOKS = (
     sorted(p.name for p in (servers.NOTEBOOKS / "zh").glob("*.ipynb"))
     if os.environ.get("EVERY_NOTEBOOK") == "1"
-    else ["00_start_here.ipynb", "04_attention_scores.ipynb"]
+    else [
+        "00_start_here.ipynb",
+        "04_attention_scores.ipynb",
+        "05_weighted_sum.ipynb",
+        "06_learned_attention.ipynb",
+    ]
 )
 PACK = "jupyterlab_language_pack_zh_CN"
 

@@ -72,7 +72,22 @@ def test_winner_accepts_the_token_as_check_pick_does():
         "won by key 2",
         "does not always attend",
     )
-    fails_with(checks.check_prediction_winner("dogs", att=att, tokens=tokens), "is not an index")
+    fails_with(
+        checks.check_prediction_winner("dogs", att=att, tokens=tokens),
+        "'dogs' is not one of the keys' tokens: 'cats', 'chase', 'mice'",
+    )
+    # a wrong token is echoed as it was typed, not as the index it stands for
+    checks.check_prediction_winner.reset()
+    fails_with(
+        checks.check_prediction_winner("chase", att=att, tokens=tokens),
+        "your prediction 'chase' is not right yet",
+    )
+    fails_with(
+        checks.check_prediction_winner("2", att=att, tokens=tokens),
+        "'2' is text (a str), not an index",
+        "without quotes",
+        ": 2",
+    )
 
 
 def test_winner_refuses_a_repeated_token_and_asks_for_the_index():
@@ -140,7 +155,7 @@ def test_exps_by_the_shifted_route():
     )
     fails_with(checks.check_prediction_exps([-2, -1.5, 0], att=att, reveal=True), "shifted scores")
     fails_with(checks.check_prediction_exps([0.1, 0.2], att=att), "is not 3 numbers")
-    fails_with(checks.check_prediction_exps("0.1 0.2 1", att=att), "is not 3 numbers")
+    fails_with(checks.check_prediction_exps("0.1 0.2 1", att=att), "is text (a str), not 3 numbers")
 
 
 def test_output_by_hand_and_its_slips():

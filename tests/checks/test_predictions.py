@@ -65,8 +65,9 @@ def test_the_right_prediction_passes(check, answer):
 def test_no_prediction_yet_and_answers_of_the_wrong_kind_fail_kindly(check):
     for placeholder in (..., None):
         fails_with(check(placeholder), "you have not written a prediction yet", "replace ...")
-    fails_with(check(solutions.predict_score), "is not")  # a function, not a prediction
-    fails_with(check("12x"), "is not")
+    # a function, not a prediction; text that is no answer: each named, with what is wanted
+    fails_with(check(solutions.predict_score), "<function predict_score", "not")
+    fails_with(check("12x"), "your prediction '12x'", "not")
 
 
 # --- typical wrong predictions: the right answer and the reason ---

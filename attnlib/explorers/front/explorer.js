@@ -858,8 +858,9 @@ export function render({ model, el }) {
   }
 
   canvas.addEventListener("click", (event) => {
-    const r = canvas.getBoundingClientRect();
-    const x = event.clientX - r.left, y = event.clientY - r.top;
+    // in the layout's pixels: a page may draw the canvas smaller than laid out (a phone)
+    const r = canvas.getBoundingClientRect(), scale = lay.width / r.width;
+    const x = (event.clientX - r.left) * scale, y = (event.clientY - r.top) * scale;
     shown.panels.forEach((p, k) => {
       const g = cells(p, lay.boxes[k]);
       if (!p.selectable || x < g.x || y < g.y || x >= g.x + g.w || y >= g.y + g.h) return;

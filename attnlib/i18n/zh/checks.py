@@ -176,7 +176,7 @@ MESSAGES = {
     "W_Q.T @ X_cols is (X @ W_Q).T: the same numbers, transposed": (
         "W_Q.T @ X_cols 就是 (X @ W_Q).T：数值相同，只是转置了"
     ),
-    "you did not scale: these are the raw q_i . k_j": "你没有缩放：这些是原始的 q_i . k_j",
+    "you did not scale: these are the raw q_i . k_j": "这些是未缩放的原始 q_i . k_j：还要除以 √d_k",
     "you divided by d_k = {d_k}": "你除以的是 d_k = {d_k}",
     "you divided by {scale:.4g}": "你除以的是 {scale:.4g}",
     "4 tokens with d_k = 9": "4 个词元、d_k = 9 的情形",
@@ -185,7 +185,7 @@ MESSAGES = {
         "对于 {what}，你返回的形状是 {got}，即 (d_k, d_k)；应为 {want}，即 (n_q, n_kv)"
     ),
     "the scores pair tokens, not coordinates: Q @ K.T, not Q.T @ K": (
-        "注意力分数是词元与词元配对，不是坐标与坐标配对：应为 Q @ K.T，而不是 Q.T @ K"
+        "注意力分数是词元与词元配对，不是分量与分量配对：应为 Q @ K.T，而不是 Q.T @ K"
     ),
     "for {what} your matrix is transposed: row i must hold the scores of query i": (
         "对于 {what}，你的矩阵转置了：第 i 行应是查询向量 i 的注意力分数"
@@ -245,8 +245,67 @@ MESSAGES = {
     ),
     "your prediction {answer!r} is not a shape": "你的预测 {answer!r} 不是一个形状",
     "a shape is a tuple of ints, such as (3, 5)": "形状是由整数组成的元组，例如 (3, 5)",
-    "your prediction {answer!r} is not a number": "你的预测 {answer!r} 不是一个数",
+    "your prediction {answer!r} is of type {kind}, not a number": "你的预测 {answer!r} 的类型是 {kind}，不是数",
     "write a number such as 0.25 (no quotes)": "写一个数，例如 0.25（不要加引号）",
+    # a number, shape or list typed in quotes: a string, told apart from what it should be
+    "your prediction {answer!r} is text (a str), not a number": (
+        "你的预测 {answer!r} 是字符串（str），不是数"
+    ),
+    "write the number without quotes: {example}": "去掉引号，直接写数：{example}",
+    "your prediction {answer!r} is text (a str), not an index": (
+        "你的预测 {answer!r} 是字符串（str），不是下标"
+    ),
+    "write the index without quotes, as an int from 0 to {last}: {example}": (
+        "去掉引号，把下标写成 0 到 {last} 之间的整数：{example}"
+    ),
+    "your prediction {answer!r} is of type {kind}, not an index": "你的预测 {answer!r} 的类型是 {kind}，不是下标",
+    "your prediction {answer!r} is text (a str), not a shape": (
+        "你的预测 {answer!r} 是字符串（str），不是形状"
+    ),
+    "write the shape without quotes, as a tuple of ints: {example}": (
+        "去掉引号，把形状写成整数元组：{example}"
+    ),
+    "your prediction {answer!r} is text (a str), not three shapes": (
+        "你的预测 {answer!r} 是字符串（str），不是三个形状"
+    ),
+    "write the shapes without quotes: ((1, 2), (1, 2), (1, 2))": (
+        "去掉引号写出三个形状：((1, 2), (1, 2), (1, 2))"
+    ),
+    "your prediction {answer!r} is text (a str), not four shapes": (
+        "你的预测 {answer!r} 是字符串（str），不是四个形状"
+    ),
+    "write the four shapes without quotes: [W_Q, Q of one head, Z, output]": (
+        "去掉引号，按顺序写出四个形状：[W_Q, 一个头的 Q, Z, output]"
+    ),
+    "your prediction {answer!r} is text (a str), not {n} numbers": (
+        "你的预测 {answer!r} 是字符串（str），不是 {n} 个数"
+    ),
+    "write a list of {n} numbers without quotes, such as [0.1, 0.2, 0.3]": (
+        "去掉引号，写一个含 {n} 个数的列表，例如 [0.1, 0.2, 0.3]"
+    ),
+    "your prediction {answer!r} is text (a str), not a pair of numbers": (
+        "你的预测 {answer!r} 是字符串（str），不是一对数"
+    ),
+    "write the two numbers without quotes: (at the right value, at any other value)": (
+        "去掉引号写两个数：（正确的值处，任意另一个值处）"
+    ),
+    "your prediction {answer!r} is text (a str), not pairs (i, j)": (
+        "你的预测 {answer!r} 是字符串（str），不是 (i, j) 对"
+    ),
+    "write the pairs without quotes, such as [(0, 1), (0, 2)]": (
+        "去掉引号写出 (i, j) 对，例如 [(0, 1), (0, 2)]"
+    ),
+    "{prediction!r} is text (a str), not a position: write it without "
+    "quotes, {position}, or write a token such as {example!r}": (
+        "{prediction!r} 是字符串（str），不是位置：去掉引号写成 {position}，"
+        "或者写一个词元，例如 {example!r}"
+    ),
+    "your prediction {answer!r} is not one of the keys' tokens: {tokens}": (
+        "你的预测 {answer!r} 不是这些键向量的词元之一：{tokens}"
+    ),
+    "write a key's token as printed, or its index counting from 0": (
+        "照打印出来的样子写一个键向量的词元，或者写它的下标（从 0 开始数）"
+    ),
     "your prediction {answer!r} is not an index from 0 to {last}": (
         "你的预测 {answer!r} 不是 0 到 {last} 之间的下标"
     ),
@@ -366,7 +425,7 @@ MESSAGES = {
         "k 取自 K 的第 {j} 行"
     ),
     "multiply q_{i} and k_{j} coordinate by coordinate and add: {working}": (
-        "把 q_{i} 和 k_{j} 逐个坐标相乘再相加：{working}"
+        "把 q_{i} 和 k_{j} 逐个分量相乘再相加：{working}"
     ),
     "right: about {right}, the sum of {d_k} products of variance 1 "
     "(20,000 random pairs give {measured:.3g})": (
@@ -379,7 +438,7 @@ MESSAGES = {
     ),
     "1 is the variance after dividing by √d_k; unscaled, the d_k products of "
     "variance 1 add up their variances": (
-        "1 是除以 √d_k 之后的方差；不缩放时，d_k 个方差为 1 的乘积，方差会累加起来"
+        "1 是除以 √d_k 之后的方差；未缩放时，d_k 个方差为 1 的乘积，方差会累加起来"
     ),
     "√{d_k} = {root:g} is the standard deviation; the variance is its square": (
         "√{d_k} = {root:g} 是标准差；方差是它的平方"
@@ -409,10 +468,19 @@ MESSAGES = {
     ),
     "your prediction {answer!r} is not one of the choices": "你的预测 {answer!r} 不在选项之中",
     "answer one of {choices}": "请从 {choices} 中选一个作答",
-    "sharper": "更集中（sharper）",
-    "flatter": "更平缓（flatter）",
-    "unchanged": "不变（unchanged）",
-    "doubled": "翻倍（doubled）",
+    "your prediction {answer!r} is of type {kind}, not a word": "你的预测 {answer!r} 的类型是 {kind}，不是一个词",
+    "write one of {choices}, in quotes": "请写 {choices} 中的一个，写在引号里",
+    # the separator of a list of choices
+    ", ": "、",
+    # the choices' names: a learner may answer with them (in either edition), and the
+    # checks show them; each is a short word a learner can type
+    "sharper": "更集中",
+    "flatter": "更平缓",
+    "unchanged": "不变",
+    "doubled": "翻倍",
+    "one head": "一个头",
+    "eight heads": "八个头",
+    "the same": "一样多",
     "row {i}: weights {before} become {after}; "
     "the winner's weight {top_before:.3g} -> {top_after:.3g}": (
         "第 {i} 行：注意力权重从 {before} 变为 {after}；"
@@ -522,7 +590,7 @@ MESSAGES = {
         "正确的值得到多大的概率？它的自然对数取负是多少？"
     ),
     "unscaled |dW_Q| + |dW_K| is {ratios} times the scaled one (seeds 0 to {last})": (
-        "不缩放时的 |dW_Q| + |dW_K| 是缩放时的 {ratios} 倍（种子 0 到 {last}）"
+        "未缩放时的 |dW_Q| + |dW_K| 是缩放后的 {ratios} 倍（种子 0 到 {last}）"
     ),
     "right: {right}. {shown}": "正确：{right}。{shown}",
     "you predicted {choice!r}, but it is {right}: {shown}": "你预测的是 {choice!r}，实际是{right}：{shown}",
@@ -631,7 +699,7 @@ MESSAGES = {
         "每个查询向量在它们上面的注意力权重也都是 0"
     ),
     "the padded keys are right, but the causal mask also hides every later key (j > i)": (
-        "填充的键向量是对的，但因果掩码还会遮住后面的每个键向量（j > i）"
+        "填充的键向量是对的，但因果掩码还让后面的每个键向量（j > i）都被掩码"
     ),
     "row i is the query, column j the key: transposed, your zeros are the right ones": (
         "第 i 行是查询向量，第 j 列是键向量：把你的答案转置一下，0 的位置就对了"
@@ -639,7 +707,7 @@ MESSAGES = {
     "a padded query (row i >= {length}) is not blocked: padding_mask blocks keys "
     "(columns) only, so its row still has weights that sum to 1; its output is "
     "simply thrown away": (
-        "填充位置的查询向量（第 i >= {length} 行）并没有被遮住：padding_mask 只遮键向量（列），"
+        "填充位置的查询向量（第 i >= {length} 行）并没有被掩码：padding_mask 只让键向量（列）被掩码，"
         "所以这一行仍有注意力权重，且和为 1；它的输出只是最后被丢掉而已"
     ),
     "a weight is 0 exactly where the mask is False: j > i (causal) or j is padding": (
@@ -763,7 +831,6 @@ MESSAGES = {
     "one head of width {d}: {one} numbers; {d} heads of width 1: {many}": (
         "一个维度为 {d} 的头：{one} 个数；{d} 个维度为 1 的头：{many} 个数"
     ),
-    "right: {shown}": "正确：{shown}",
     "you predicted {choice!r}, but: {shown}": "你预测的是 {choice!r}，但是：{shown}",
     "the heads only cut the same W_Q, W_K, W_V into blocks of columns: "
     "d × (h · d/h) = d × d each, and W_O is d × d either way": (
@@ -787,7 +854,7 @@ MESSAGES = {
         "除以更大的数会让每个注意力分数变小：这时 softmax 会怎样？"
     ),
     "start from the causal mask and also block the keys with j < i - w": (
-        "从因果掩码出发，再把 j < i - w 的键也挡住"
+        "从因果掩码出发，再让 j < i - w 的键也被掩码"
     ),
     "for n = {n}, w = {w} you returned shape {got}, expected {want}": (
         "当 n = {n}、w = {w} 时，你返回的形状是 {got}，应为 {want}"
@@ -908,7 +975,7 @@ MESSAGES = {
         "这是值向量的平均，没有加权；每个 v_j 要按 α_{i}j 加权：{terms}"
     ),
     "for each coordinate c, add α_{i}j · v_j[c] over the keys j: the weights of row {i}": (
-        "对每个坐标 c，把所有键 j 的 α_{i}j · v_j[c] 加起来：用的是第 {i} 行的注意力权重"
+        "对每个分量 c，把所有键 j 的 α_{i}j · v_j[c] 加起来：用的是第 {i} 行的注意力权重"
     ),
     "your prediction {answer!r} is not {n} numbers": ("你的预测 {answer!r} 不是 {n} 个数"),
     "write a list of {n} numbers, such as [0.1, 0.2, 0.3]": (
@@ -973,7 +1040,7 @@ MESSAGES = {
         "注意力分数的第 i 行要把查询 i 和每个键配对：乘积里哪个因子在前？"
     ),
     "you did not scale the scores: these weights come from the raw q_i · k_j": (
-        "你没有缩放注意力分数：这些注意力权重来自未缩放的 q_i · k_j"
+        "你的注意力分数少了缩放这一步：这些注意力权重来自未缩放的 q_i · k_j"
     ),
     "you divided the scores by d_k = {d_k}, not by √d_k = {root:g}": (
         "你把注意力分数除以了 d_k = {d_k}，而不是 √d_k = {root:g}"

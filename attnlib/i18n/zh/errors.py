@@ -1,4 +1,10 @@
-"""The errors attnlib raises for bad arguments (maths.validation, maths.core, maths.data, maths.lookup).
+"""The errors attnlib raises for bad arguments, from every wing.
+
+maths (validation, core, data, lookup, stats, backward), pictures (plotting, charts,
+heatmap, panel, layout), explorers (explain, views, the page, the learned explorer,
+the static page), lessons (the checks' own arguments, show_error) and the top level
+(a misspelt name, set_language, require). Each says what was wrong and what was
+expected, with the wrong value as the learner passed it.
 
 Code names stay as they are (X, W_Q, d_k, np.asarray(...)): the learner types them.
 An argument named by an English word is glossed in the glossary's way, the Chinese
@@ -129,7 +135,7 @@ MESSAGES = {
     "(as True does in nn.MultiheadAttention)": (
         "掩码（mask）必须是布尔数组，查询 i 可以关注键 j 的位置为 True，实际的 dtype 是 "
         "{dtype}。请先转换：由 0 和 -inf 组成的加性掩码，用 mask = (m == 0)；由 0 和 1 "
-        "组成的掩码，若 1 表示“可以关注”，用 mask = (m == 1)，若 1 表示“屏蔽”"
+        "组成的掩码，若 1 表示“可以关注”，用 mask = (m == 1)，若 1 表示“被掩码”"
         "（nn.MultiheadAttention 里的 True 就是这个意思），用 (m == 0)"
     ),
     "mask has shape {shape} but the scores are (n_q, n_kv) = ({n_q}, {n_kv}): one row per "
@@ -169,5 +175,208 @@ MESSAGES = {
     ),
     "step {step!r} is not a checkpoint; the checkpoints are {checkpoints}": (
         "第 {step!r} 步不是检查点；检查点是 {checkpoints}"
+    ),
+    # stats.py: readout numbers
+    "weights must be >= 0 (a softmax output), but weights{index} is {value}": (
+        "注意力权重（weights）必须都 >= 0（它是 softmax 的输出），但 weights{index} 是 {value}"
+    ),
+    "each row of weights must sum to 1 (a softmax output), but row {row} sums to {total:.6g}": (
+        "注意力权重（weights）的每一行之和必须是 1（它是 softmax 的输出），"
+        "但第 {row} 行之和是 {total:.6g}"
+    ),
+    "{name} must list at least one size": "{name} 至少要列出一个大小",
+    "values must be a 1-D array of finite sizes >= 0, got shape {shape}": (
+        "values 必须是一维数组，元素都是 >= 0 的有限数，实际的形状是 {shape}"
+    ),
+    "{name} must be a positive number, got {value!r}": "{name} 必须是正数，实际是 {value!r}",
+    # backward.py
+    "dZ has shape {shape} but Z has ({n}, {d_v}): the gradient of the output "
+    "must have the output's shape (n, d_v)": (
+        "dZ 的形状是 {shape}，但 Z 的形状是 ({n}, {d_v})：输出的梯度必须和输出形状相同，即 (n, d_v)"
+    ),
+    # pictures: plotting.py, charts.py
+    "tokens has {count} entries but the matrices have n = {n} rows: one token per row": (
+        "词元（tokens）有 {count} 个，但矩阵有 n = {n} 行：每行对应一个词元"
+    ),
+    "key_tokens has {count} entries but the scores have {n} columns: one token per key": (
+        "键的词元（key_tokens）有 {count} 个，但注意力分数有 {n} 列：每个键向量对应一个词元"
+    ),
+    "scores are ({n_q} × {n_kv}): cross-attention needs key_tokens "
+    "(length {n_kv}) besides the {n_q} query tokens": (
+        "注意力分数是 ({n_q} × {n_kv})：交叉注意力除了 {n_q} 个查询词元，"
+        "还需要键的词元 key_tokens（共 {n_kv} 个）"
+    ),
+    "mh must be a MultiHead (from multi_head_attention), got {kind}": (
+        "mh 必须是 multi_head_attention 返回的 MultiHead，实际是 {kind}"
+    ),
+    "{name} must come from a pass with scaled={wanted}, got one with scaled={got}": (
+        "{name} 必须来自 scaled={wanted} 的一次计算，实际来自 scaled={got} 的计算"
+    ),
+    "plot_mix needs self-attention: weights are {shape}, V has n = {n} rows": (
+        "plot_mix 需要自注意力机制的结果：注意力权重是 {shape}，而 V 有 n = {n} 行"
+    ),
+    "i must be a query index from 0 to {last}, got {i!r}": (
+        "i 必须是 0 到 {last} 之间的查询下标，实际是 {i!r}"
+    ),
+    "d_ks must be at least 2 positive sizes, got {got!r}": (
+        "d_ks 必须是至少 2 个正的大小，实际是 {got!r}"
+    ),
+    "{name} must be a pair (unscaled, scaled) of sequences": (
+        "{name} 必须是一对序列：（未缩放，缩放后）"
+    ),
+    "{name} ({label}) has shape {shape} but d_ks has {length} entries": (
+        "{name}（{label}）的形状是 {shape}，但 d_ks 有 {length} 个数"
+    ),
+    "{name} has {got} samples but there are {count} labels": (
+        "{name} 有 {got} 组样本，但标签有 {count} 个"
+    ),
+    "{name}[{g}] must be a 1-D array of finite numbers": "{name}[{g}] 必须是由有限数组成的一维数组",
+    "{name}[{g}] must hold sizes >= 0": "{name}[{g}] 的元素必须都 >= 0",
+    "labels is empty: give one label per group": "标签（labels）是空的：每组给一个标签",
+    "floor must be a positive number below near_zero, got {value!r}": (
+        "floor 必须是小于 near_zero 的正数，实际是 {value!r}"
+    ),
+    "curves is empty: give at least one label -> losses": (
+        "curves 是空的：至少给一个“标签 -> 损失”"
+    ),
+    "curves[{label!r}] must hold positive losses, one run or a list of runs "
+    "of equal length; got {runs!r}": (
+        "curves[{label!r}] 必须是正的损失值：一次训练的损失，或者若干次等长训练的损失列表；"
+        "实际是 {runs!r}"
+    ),
+    "curves[{label!r}] must hold positive losses, one run or a list of runs "
+    "of equal length; got shape {shape}": (
+        "curves[{label!r}] 必须是正的损失值：一次训练的损失，或者若干次等长训练的损失列表；"
+        "实际的形状是 {shape}"
+    ),
+    # pictures: heatmap.py, panel.py, layout.py
+    "cell must be a pair (i, j), got {cell!r}": "cell 必须是一对 (i, j)，实际是 {cell!r}",
+    "cell {name} must be an integer, got {value!r}": "cell 的 {name} 必须是整数，实际是 {value!r}",
+    "cell {name} must be from 0 to {last}, got {value}": (
+        "cell 的 {name} 必须在 0 到 {last} 之间，实际是 {value}"
+    ),
+    "mask must be a boolean array of the matrix's shape {want}, "
+    "got dtype {dtype} and shape {shape}": (
+        "掩码（mask）必须是和矩阵形状 {want} 相同的布尔数组，实际的 dtype 是 {dtype}，"
+        "形状是 {shape}"
+    ),
+    "mask goes in the Panel (Panel(..., mask=...)), not beside it": (
+        "掩码（mask）要放进 Panel 里（Panel(..., mask=...)），不要写在它旁边"
+    ),
+    "the heatmap is of kind {kind!r}, the panel {other!r}: draw a new heatmap for another kind": (
+        "这张热力图的种类是 {kind!r}，而 Panel 的是 {other!r}：换一种就画一张新的热力图"
+    ),
+    "matrix has shape {shape} but the heatmap shows {shown}: "
+    "pass a Panel (or draw a new heatmap) for a new shape": (
+        "矩阵的形状是 {shape}，但热力图显示的是 {shown}：形状变了，请传入一个 Panel"
+        "（或者画一张新的热力图）"
+    ),
+    "row_labels has {got} labels but matrix has {count} rows ({shape})": (
+        "row_labels 有 {got} 个标签，但矩阵有 {count} 行（{shape}）"
+    ),
+    "col_labels has {got} labels but matrix has {count} columns ({shape})": (
+        "col_labels 有 {got} 个标签，但矩阵有 {count} 列（{shape}）"
+    ),
+    "diagonal=True needs a square matrix, got shape {shape}": (
+        "diagonal=True 需要方阵，实际的形状是 {shape}"
+    ),
+    "share_limit is for kind 'diverging' only, not {kind!r}": (
+        "share_limit 只用于 'diverging' 这一种，不能用于 {kind!r}"
+    ),
+    "limit is for kind 'diverging' only, not {kind!r}": (
+        "limit 只用于 'diverging' 这一种，不能用于 {kind!r}"
+    ),
+    "give the options in the Panel, not beside it: {options}": (
+        "这些选项要写进 Panel 里，不要写在它旁边：{options}"
+    ),
+    "{unknown} is not an option of a heatmap; the options are Panel's fields: {names}": (
+        "{unknown} 不是热力图的选项；选项就是 Panel 的字段：{names}"
+    ),
+    "panels must hold at least one Panel": "panels 至少要有一个 Panel",
+    # explorers: explain (explanation.py)
+    "att must be an attnlib Attention (what attention() and self_attention() return), got {kind}": (
+        "att 必须是 attnlib 的 Attention（attention() 和 self_attention() 的返回值），实际是 {kind}"
+    ),
+    "{name} = {value} is out of range: att has {size} queries (rows of "
+    "att.scores), so {name} must be from 0 to {last}": (
+        "{name} = {value} 超出了范围：att 只有 {size} 个查询向量（att.scores 的行），"
+        "所以 {name} 必须在 0 到 {last} 之间"
+    ),
+    "{name} = {value} is out of range: att has {size} keys (columns of "
+    "att.scores), so {name} must be from 0 to {last}": (
+        "{name} = {value} 超出了范围：att 只有 {size} 个键向量（att.scores 的列），"
+        "所以 {name} 必须在 0 到 {last} 之间"
+    ),
+    "{name} must be a sequence of strings, one per token, got {tokens!r}": (
+        "{name} 必须是字符串序列，每个词元一个，实际是 {tokens!r}"
+    ),
+    "{name} must hold strings, got {labels!r}": "{name} 里必须都是字符串，实际是 {labels!r}",
+    "{name} has {count} labels but att has {size} queries: one label per row": (
+        "{name} 有 {count} 个标签，但 att 有 {size} 个查询向量：每行一个标签"
+    ),
+    "tokens has {count} labels but att has {size} keys: one label per column; "
+    "for cross-attention pass key_tokens=... too": (
+        "词元（tokens）有 {count} 个标签，但 att 有 {size} 个键向量：每列一个标签；"
+        "交叉注意力还要传入 key_tokens=..."
+    ),
+    "{name} has {count} labels but att has {size} keys: one label per column": (
+        "{name} 有 {count} 个标签，但 att 有 {size} 个键向量：每列一个标签"
+    ),
+    "max_items must be an integer of at least 2, got {value!r}": (
+        "max_items 必须是不小于 2 的整数，实际是 {value!r}"
+    ),
+    "decimals must be an integer, got {value!r}": "decimals 必须是整数，实际是 {value!r}",
+    "decimals must be from 0 to 12, got {value}": "decimals 必须在 0 到 12 之间，实际是 {value}",
+    "row {i} of att.scores has no finite entry, so it has no weights": (
+        "att.scores 的第 {i} 行没有一个有限值，所以这一行没有注意力权重"
+    ),
+    # explorers: views, readouts, the page, the learned explorer, the static page
+    "this view has no selectable panel in which to select a cell": (
+        "这个视图没有可以选中格子的面板"
+    ),
+    "panel must be an integer, got {value!r}": "panel 必须是整数，实际是 {value!r}",
+    "panel must be one of {allowed}, got {value!r}": "panel 必须是 {allowed} 之一，实际是 {value!r}",
+    "{kind} has no panel in which to select a cell": "{kind} 没有可以选中格子的面板",
+    "head must be from 0 to {last} with heads = {heads}, got {head!r}": (
+        "heads = {heads} 时，head 必须在 0 到 {last} 之间，实际是 {head!r}"
+    ),
+    "{kind} takes {wanted} by keyword, got {got}": (
+        "{kind} 要以关键字参数传入 {wanted}，实际传入的是 {got}"
+    ),
+    "{kind} has no control {name!r}; its controls are {controls}": (
+        "{kind} 没有名为 {name!r} 的控件；它的控件是 {controls}"
+    ),
+    "{kind!r} object has no attribute {name!r}": "{kind!r} 对象没有属性 {name!r}",
+    "history must be a lookup.History (what lookup.train returns), got {kind}": (
+        "history 必须是 lookup.History（lookup.train 的返回值），实际是 {kind}"
+    ),
+    "task must be a lookup.Task (what lookup.make_task returns), got {kind}": (
+        "task 必须是 lookup.Task（lookup.make_task 的返回值），实际是 {kind}"
+    ),
+    "seeds must hold at least one seed": "seeds 至少要有一个种子",
+    "the explorer's seed {seed} is not among seeds {seeds}": (
+        "探索器的种子 {seed} 不在 seeds {seeds} 之中"
+    ),
+    # lessons: the checks' own arguments (not the learner's answer), show_error
+    "i must be from 0 to {last}, got {i}": "i 必须在 0 到 {last} 之间，实际是 {i}",
+    "i must be from 0 to {last_i} and j from 0 to {last_j}, got i = {i}, j = {j}": (
+        "i 必须在 0 到 {last_i} 之间，j 必须在 0 到 {last_j} 之间，实际是 i = {i}，j = {j}"
+    ),
+    "perm must reorder 0 to {last} and i be one of them, got {perm}, {i}": (
+        "perm 必须是 0 到 {last} 的一种重新排列，i 必须是其中之一，实际是 {perm}，{i}"
+    ),
+    "show_error needs a function to call, got {kind} {func!r:.60}; "
+    "pass the function and its arguments separately: "
+    "show_error(f, x), not show_error(f(x))": (
+        "show_error 需要一个可以调用的函数，实际收到的是 {kind} {func!r:.60}；"
+        "请把函数和它的参数分开传入：show_error(f, x)，而不是 show_error(f(x))"
+    ),
+    # the top level: a misspelt name, set_language, require
+    "module {module!r} has no attribute {name!r}": "模块 {module!r} 没有属性 {name!r}",
+    "language must be one of {allowed}, got {value!r}": (
+        "语言（language）必须是 {allowed} 之一，实际是 {value!r}"
+    ),
+    "minimum must be a version such as '0.2' or '1.0.3', got {value!r}": (
+        "minimum 必须是版本号，例如 '0.2' 或 '1.0.3'，实际是 {value!r}"
     ),
 }

@@ -31,5 +31,5 @@ MESSAGES = {
     "Selected: {what}": "已选中：{what}",
     "no cell selected": "没有选中的格子",
     "stop": "停止",
-    "{name} must be one of {allowed}, got {value!r}": "{name} 必须是 {allowed} 之一，收到的是 {value!r}",
+    "{name} must be one of {allowed}, got {value!r}": "{name} 必须是 {allowed} 之一，实际是 {value!r}",
 }

@@ -56,7 +56,7 @@ MESSAGES = {
     # the mask
     "mask: {blocked} of {size} scores blocked (grey): −∞ before the softmax, "
     "weight 0 after it; each row's remaining weights still sum to 1": (
-        "掩码：{size} 个注意力分数中有 {blocked} 个被屏蔽（灰色）：softmax 之前为 −∞，"
+        "掩码：{size} 个注意力分数中有 {blocked} 个被掩码（灰色）：softmax 之前为 −∞，"
         "之后注意力权重为 0；每行其余的注意力权重之和仍为 1"
     ),
     # the learned lookup

@@ -7,6 +7,8 @@ wrong plus a hint. A check never lets the learner's exception escape as a
 bare traceback: it reports it instead.
 
 - :mod:`.runner`: the result type and the one way a check runs and reports a failed step;
+- :mod:`.reading`: how a prediction is read (a shape, a number, an index, a word in
+  English or Chinese), and what a learner is told when it has the wrong form;
 - :mod:`.inputs`: exercises of 2.1 and 2.2.1 (two sequences, reordering, embeddings, shapes);
 - :mod:`.formulas`: exercises of 2.2.2 to 2.2.4 (Q, K, V, scores, softmax, weighted sum);
 - :mod:`.predictions`: predictions written before a cell runs (a shape, a count), read;
@@ -15,7 +17,8 @@ bare traceback: it reports it instead.
 - :mod:`.layer`: 05's capstone, the learner's whole self-attention layer;
 - :mod:`.learned`: exercises of notebook 06 (the softmax's and the loss's gradients, a pick);
 - :mod:`.next_steps`: notebook 07's exercises (a causal mask, masked weights, heads);
-- :mod:`.next_predictions`: notebook 07's predictions (mask counts, head shapes and sizes).
+- :mod:`.next_predictions`: notebook 07's predictions (mask counts, head shapes and sizes);
+- :mod:`.torch_heads`: notebook 08's exercise (a batch cut into heads, in PyTorch's layout).
 
 Examples
 --------
@@ -77,6 +80,7 @@ from .predictions import (
     check_prediction_X_shape,
 )
 from .runner import CheckResult
+from .torch_heads import check_to_heads
 from .weights import (
     check_prediction_alpha,
     check_prediction_doubled_scores,
@@ -133,6 +137,7 @@ __all__ = [
     "check_softmax_backward",
     "check_softmax_temperature",
     "check_split_heads",
+    "check_to_heads",
     "check_weighted_sum",
     "check_window_mask",
 ]

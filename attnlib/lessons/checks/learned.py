@@ -23,7 +23,7 @@ import numpy as np
 from ...i18n import tr
 from ...maths.core import softmax
 from ...maths.lookup import Params, Sequence, attend, init_params, make_task, qk_gradient_norms
-from .predictions import as_choice, as_number, written, wrong
+from .reading import as_choice, as_number, written, wrong
 from .runner import Failure, call, check, close, compare, expect_array
 
 #: The step of the central finite differences: its error, h² and eps / h, stays near 1e-10.
@@ -150,6 +150,16 @@ def _position(prediction, tokens: list[str]) -> int:
             )
         )
     if isinstance(prediction, str):
+        if prediction not in tokens and prediction.strip().isdecimal():
+            raise Failure(
+                tr(
+                    "{prediction!r} is text (a str), not a position: write it without "
+                    "quotes, {position}, or write a token such as {example!r}",
+                    prediction=prediction,
+                    position=int(prediction),
+                    example=tokens[0],
+                )
+            )
         if prediction not in tokens:
             raise Failure(
                 tr(
@@ -222,16 +232,15 @@ def check_pick(prediction, params: Params, seq: Sequence) -> str:
 
 # --- predictions of notebook 06, written before the cell that shows the answer ---
 
-#: Choices for check_prediction_gradient_size.
-GRADIENT_CHOICES = ("smaller", "about the same", "larger")
 
-
-def _size_name(choice: str) -> str:
+def _size_names() -> dict[str, str]:
+    # check_prediction_gradient_size's choices (English) -> their names in the learner's
+    # language, which they may also answer with
     return {
         "smaller": tr("smaller"),
         "about the same": tr("about the same"),
         "larger": tr("larger"),
-    }[choice]
+    }
 
 
 @check
@@ -294,7 +303,8 @@ def check_prediction_gradient_size(answer: str, d_k: int = 64, seeds: int = 6) -
     >>> bool(check_prediction_gradient_size("smaller"))
     False
     """
-    choice = as_choice(answer, GRADIENT_CHOICES)
+    names = _size_names()
+    choice = as_choice(answer, names)
     task = make_task(4000, seed=0)  # notebook 06's training set (its first two batches are used)
     ratios = []
     for seed in range(seeds):
@@ -314,11 +324,11 @@ def check_prediction_gradient_size(answer: str, d_k: int = 64, seeds: int = 6) -
         last=seeds - 1,
     )
     if choice == right:
-        return tr("right: {right}. {shown}", right=_size_name(right), shown=shown)
+        return tr("right: {right}. {shown}", right=names[right], shown=shown)
     said = tr(
         "you predicted {choice!r}, but it is {right}: {shown}",
-        choice=choice,
-        right=_size_name(right),
+        choice=answer,  # as the learner wrote it
+        right=names[right],
         shown=shown,
     )
     why = tr(
@@ -393,6 +403,11 @@ def check_prediction_loss_gradient(answer, n_values: int = 10) -> str:
     ✓ check_prediction_loss_gradient: right: p - one_hot(answer) is 0.1 - 1 = -0.9 at the answer and 0.1 elsewhere
     """  # noqa: E501
     written(answer)
+    if isinstance(answer, str):  # "(-0.9, 0.1)": the pair typed in quotes
+        raise Failure(
+            tr("your prediction {answer!r} is text (a str), not a pair of numbers", answer=answer),
+            tr("write the two numbers without quotes: (at the right value, at any other value)"),
+        )
     try:
         at_answer, elsewhere = (float(a) for a in answer)
     except (TypeError, ValueError):

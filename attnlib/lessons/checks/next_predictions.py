@@ -26,12 +26,23 @@ from ...maths.core import (
     softmax,
 )
 from ...maths.data import toy_multi_head
-from .predictions import as_choice, as_index, as_number, as_shape, written, wrong
+from .reading import as_choice, as_index, as_number, as_shape, written, wrong
 from .runner import Failure, check
 
-#: Choices for check_prediction_head_parameters and check_prediction_wrong_d.
-PARAMETER_CHOICES = ("one head", "eight heads", "the same")
-SHARPNESS_CHOICES = ("flatter", "sharper", "unchanged")
+
+def _parameter_names() -> dict[str, str]:
+    # check_prediction_head_parameters's choices (English) -> their names in the learner's
+    # language, which they may also answer with
+    return {
+        "one head": tr("one head"),
+        "eight heads": tr("eight heads"),
+        "the same": tr("the same"),
+    }
+
+
+def _sharpness_names() -> dict[str, str]:
+    # check_prediction_wrong_d's choices, as above
+    return {"flatter": tr("flatter"), "sharper": tr("sharper"), "unchanged": tr("unchanged")}
 
 
 @check
@@ -113,6 +124,11 @@ def check_prediction_head_shapes(answer, n: int = 6, d: int = 8, heads: int = 4)
     True
     """
     written(answer)
+    if isinstance(answer, str):  # "[(8, 8), ...]": the shapes typed in quotes
+        raise Failure(
+            tr("your prediction {answer!r} is text (a str), not four shapes", answer=answer),
+            tr("write the four shapes without quotes: [W_Q, Q of one head, Z, output]"),
+        )
     try:
         shapes = [as_shape(shape) for shape in answer]
     except Failure:
@@ -162,7 +178,8 @@ def check_prediction_head_parameters(answer: str, d: int = 8) -> str:
     >>> bool(check_prediction_head_parameters("the same"))
     True
     """
-    choice = as_choice(answer, PARAMETER_CHOICES)
+    names = _parameter_names()
+    choice = as_choice(answer, names)
     counts = []
     for heads in (1, d):
         m = toy_multi_head(n=6, d=d, d_k=d // heads, heads=heads, seed=0)
@@ -179,8 +196,8 @@ def check_prediction_head_parameters(answer: str, d: int = 8) -> str:
         many=counts[1],
     )
     if choice == right:
-        return tr("right: {shown}", shown=shown)
-    said = tr("you predicted {choice!r}, but: {shown}", choice=choice, shown=shown)
+        return tr("right: {right}. {shown}", right=names[right], shown=shown)
+    said = tr("you predicted {choice!r}, but: {shown}", choice=answer, shown=shown)
     why = tr(
         "the heads only cut the same W_Q, W_K, W_V into blocks of columns: "
         "d × (h · d/h) = d × d each, and W_O is d × d either way"
@@ -201,7 +218,8 @@ def check_prediction_wrong_d(answer: str, d: int = 8, heads: int = 4) -> str:
     >>> bool(check_prediction_wrong_d("flatter"))
     True
     """
-    choice = as_choice(answer, SHARPNESS_CHOICES)
+    names = _sharpness_names()
+    choice = as_choice(answer, names)
     d_k = d // heads
     ex = toy_multi_head(n=6, d=d, d_k=d_k, heads=heads, seed=0)
     head0 = multi_head_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, ex.W_O, heads=heads).heads[0]
@@ -220,11 +238,11 @@ def check_prediction_wrong_d(answer: str, d: int = 8, heads: int = 4) -> str:
         bad=", ".join(f"{v:.2f}" for v in bad),
     )
     if choice == right:
-        return tr("right: {right}. {shown}", right=_sharpness_name(right), shown=shown)
+        return tr("right: {right}. {shown}", right=names[right], shown=shown)
     said = tr(
         "you predicted {choice!r}, but the rows get {right}: {shown}",
-        choice=choice,
-        right=_sharpness_name(right),
+        choice=answer,  # as the learner wrote it
+        right=names[right],
         shown=shown,
     )
     why = tr(
@@ -235,9 +253,3 @@ def check_prediction_wrong_d(answer: str, d: int = 8, heads: int = 4) -> str:
     )
     step = tr("dividing by a larger number shrinks every score: what does the softmax do then?")
     raise wrong(answer, said, why, step)
-
-
-def _sharpness_name(choice: str) -> str:
-    return {"flatter": tr("flatter"), "sharper": tr("sharper"), "unchanged": tr("unchanged")}[
-        choice
-    ]

@@ -38,7 +38,7 @@ from ...maths.core import (
     self_attention,
 )
 from ...maths.data import toy_example, toy_multi_head
-from .predictions import written, wrong
+from .reading import written, wrong
 from .runner import Failure, call, check, close, compare, expect_array, expect_value
 
 SIZES = (4, 7, 1)  # the n a causal mask is checked at; 4 first, where every slip differs
@@ -238,6 +238,11 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5, causal: b
 
 def _as_cells(answer, n: int) -> np.ndarray:
     # The learner's zeros as an (n, n) bool array: either that array, or pairs (i, j).
+    if isinstance(answer, str):  # "[(0, 1), (0, 2)]": the pairs typed in quotes
+        raise Failure(
+            tr("your prediction {answer!r} is text (a str), not pairs (i, j)", answer=answer),
+            tr("write the pairs without quotes, such as [(0, 1), (0, 2)]"),
+        )
     arr = np.asarray(answer, dtype=object) if not isinstance(answer, np.ndarray) else answer
     if arr.shape == (n, n) and all(isinstance(v, (bool, np.bool_)) for v in arr.flat):
         return np.asarray(arr, dtype=bool)

@@ -1,4 +1,4 @@
-"""Checks of predictions, and how a prediction is read: shapes and counts of 01 to 03.
+"""Checks of predictions: shapes and counts of 01 to 03.
 
 Every ``check_prediction_*(answer, ...)`` takes the learner's prediction
 first; the keywords after it set the question (sizes, an Attention, a row),
@@ -37,88 +37,18 @@ Examples
   Hint: that is the transpose: row i holds query i's scores against every key, so there are n_q = 3 rows
 
 The predictions of 04 and 05, worked out by hand, are checked in :mod:`.worked`;
-both modules read the learner's answer with the helpers below.
+every module reads the learner's answer with the helpers of :mod:`.reading`.
 """  # noqa: E501
 
 from __future__ import annotations
-
-import numbers
 
 import numpy as np
 
 from ...i18n import tr
 from ...maths.core import attention, self_attention
 from ...maths.data import VOCABULARY, embedding_table, toy_example
+from .reading import as_index, as_number, as_shape, written, wrong
 from .runner import Failure, check
-
-# --- reading the learner's answer ---
-
-
-def written(answer) -> None:
-    """Raise Failure if no prediction is written yet (``...`` or None)."""
-    if answer is None or answer is Ellipsis:
-        raise Failure(
-            tr("you have not written a prediction yet"),
-            tr("replace ... with your prediction, then run the cell again"),
-        )
-
-
-def as_shape(answer) -> tuple[int, ...]:
-    """The prediction as a tuple of ints, or Failure."""
-    written(answer)
-    try:
-        shape = tuple(answer)
-        if all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in shape):
-            return tuple(int(s) for s in shape)
-    except TypeError:
-        pass
-    raise Failure(
-        tr("your prediction {answer!r} is not a shape", answer=answer),
-        tr("a shape is a tuple of ints, such as (3, 5)"),
-    )
-
-
-def as_number(answer) -> float:
-    """The prediction as a float (not a bool, not a string), or Failure."""
-    written(answer)
-    if isinstance(answer, numbers.Real) and not isinstance(answer, bool):
-        return float(answer)
-    raise Failure(
-        tr("your prediction {answer!r} is not a number", answer=answer),
-        tr("write a number such as 0.25 (no quotes)"),
-    )
-
-
-def as_choice(answer, choices: tuple[str, ...]) -> str:
-    """A prediction that must be one of `choices` (any case, spaces around allowed)."""
-    written(answer)
-    choice = str(answer).strip().lower()
-    if choice not in choices:
-        raise Failure(
-            tr("your prediction {answer!r} is not one of the choices", answer=answer),
-            tr("answer one of {choices}", choices=", ".join(repr(c) for c in choices)),
-        )
-    return choice
-
-
-def as_index(answer, n: int) -> int:
-    """The prediction as an index from 0 to n - 1, or Failure."""
-    written(answer)
-    if isinstance(answer, numbers.Integral) and not isinstance(answer, bool) and 0 <= answer < n:
-        return int(answer)
-    raise Failure(
-        tr(
-            "your prediction {answer!r} is not an index from 0 to {last}", answer=answer, last=n - 1
-        ),
-        tr("write the index as an int, counting from 0"),
-    )
-
-
-def wrong(answer, said: str, why: str, step: str) -> Failure:
-    """A wrong prediction: first only the step to redo, then the answer and the reason."""
-    return Failure(
-        said, why, first=(tr("your prediction {answer!r} is not right yet", answer=answer), step)
-    )
 
 
 def shape_reason(shape, right, known: dict, otherwise: str) -> str:
@@ -273,7 +203,14 @@ def check_prediction_moved_token(answer: int, perm=(5, 3, 0, 4, 1, 2), i: int = 
     perm = np.asarray(perm)
     n = len(perm)
     if sorted(perm.tolist()) != list(range(n)) or not 0 <= i < n:
-        raise ValueError(f"perm must reorder 0 to {n - 1} and i be one of them, got {perm}, {i}")
+        raise ValueError(
+            tr(
+                "perm must reorder 0 to {last} and i be one of them, got {perm}, {i}",
+                last=n - 1,
+                perm=perm,
+                i=i,
+            )
+        )
     ex = toy_example(n=n)
     old = self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V).Z  # (n, d_v)
     new = self_attention(ex.X[perm], ex.W_Q, ex.W_K, ex.W_V).Z  # (n, d_v): the reordered tokens
@@ -466,6 +403,11 @@ def check_prediction_qkv_shapes(
     True
     """
     written(answer)
+    if isinstance(answer, str):  # "((5, 3), (5, 3), (5, 2))": the shapes typed in quotes
+        raise Failure(
+            tr("your prediction {answer!r} is text (a str), not three shapes", answer=answer),
+            tr("write the shapes without quotes: ((1, 2), (1, 2), (1, 2))"),
+        )
     if isinstance(answer, dict):
         answer = tuple(answer.get(key) for key in "QKV")
     if not isinstance(answer, (tuple, list)) or len(answer) != 3:

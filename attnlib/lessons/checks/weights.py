@@ -26,22 +26,24 @@ import numpy as np
 
 from ...i18n import tr
 from ...maths.core import Attention, softmax
-from .predictions import as_number, written, wrong
+from .reading import as_choice, as_number, written, wrong
 from .runner import Failure, check
 from .worked import SCORE_TOLERANCE, numbers, small_example
-
-#: Choices for check_prediction_doubled_scores.
-DOUBLED_CHOICES = ("sharper", "flatter", "unchanged", "doubled")
 
 
 def _as_numbers(answer, n: int) -> np.ndarray:
     """The prediction as `n` numbers, or Failure."""
     written(answer)
+    if isinstance(answer, str):  # "0.1, 0.2, 0.3": the numbers typed in quotes
+        raise Failure(
+            tr("your prediction {answer!r} is text (a str), not {n} numbers", answer=answer, n=n),
+            tr("write a list of {n} numbers without quotes, such as [0.1, 0.2, 0.3]", n=n),
+        )
     try:
         values = np.asarray(answer, dtype=float).reshape(-1)
     except (TypeError, ValueError):
         values = np.array([])
-    if values.shape != (n,) or isinstance(answer, (str, bytes)):
+    if values.shape != (n,) or isinstance(answer, bytes):
         raise Failure(
             tr("your prediction {answer!r} is not {n} numbers", answer=answer, n=n),
             tr("write a list of {n} numbers, such as [0.1, 0.2, 0.3]", n=n),
@@ -53,18 +55,19 @@ def _row(att: Attention | None, i: int) -> tuple[Attention, np.ndarray]:
     att = small_example() if att is None else att
     n_q = att.scores.shape[0]
     if not 0 <= i < n_q:
-        raise ValueError(f"i must be from 0 to {n_q - 1}, got {i}")
+        raise ValueError(tr("i must be from 0 to {last}, got {i}", last=n_q - 1, i=i))
     return att, att.scores[i]
 
 
-def _choice_name(choice: str) -> str:
-    # the choice as the learner types it stays English; its name is shown in their language
+def _choice_names() -> dict[str, str]:
+    # check_prediction_doubled_scores's choices (English) -> their names in the learner's
+    # language, which they may also answer with
     return {
         "sharper": tr("sharper"),
         "flatter": tr("flatter"),
         "unchanged": tr("unchanged"),
         "doubled": tr("doubled"),
-    }[choice]
+    }
 
 
 @check
@@ -74,7 +77,8 @@ def check_prediction_doubled_scores(answer: str, att: Attention | None = None, i
     Parameters
     ----------
     answer : str
-        One of "sharper", "flatter", "unchanged", "doubled".
+        One of "sharper", "flatter", "unchanged", "doubled", or its name in
+        another language attnlib speaks ("更集中", "更平缓", "不变", "翻倍").
     att : Attention, optional
         The row to show the numbers on; by default the 3-token example.
     i : int, default 1
@@ -89,15 +93,12 @@ def check_prediction_doubled_scores(answer: str, att: Attention | None = None, i
     --------
     >>> bool(check_prediction_doubled_scores("unchanged"))
     False
+    >>> bool(check_prediction_doubled_scores("更集中"))
+    True
     """
     att = small_example() if att is None else att
-    written(answer)
-    choice = str(answer).strip().lower()
-    if choice not in DOUBLED_CHOICES:
-        raise Failure(
-            tr("your prediction {answer!r} is not one of the choices", answer=answer),
-            tr("answer one of {choices}", choices=", ".join(repr(c) for c in DOUBLED_CHOICES)),
-        )
+    names = _choice_names()
+    choice = as_choice(answer, names)
     before = softmax(att.scores[i])  # (n_kv,)
     after = softmax(2 * att.scores[i])  # (n_kv,)
     top = int(np.argmax(before))
@@ -120,13 +121,13 @@ def check_prediction_doubled_scores(answer: str, att: Attention | None = None, i
         return tr(
             "right: {right}. {shown}: α_j / α_k = exp(s_j - s_k) is squared "
             "when every score is doubled",
-            right=_choice_name(right),
+            right=names[right],
             shown=shown,
         )
     said = tr(
         "you predicted {choice!r}, but the weights get {right}: {shown}",
-        choice=choice,
-        right=_choice_name(right),
+        choice=answer,  # as the learner wrote it
+        right=names[right],
         shown=shown,
     )
     why = {
@@ -182,7 +183,13 @@ def check_prediction_alpha(
     n_q, n_kv = att.weights.shape
     if not (0 <= i < n_q and 0 <= j < n_kv):
         raise ValueError(
-            f"i must be from 0 to {n_q - 1} and j from 0 to {n_kv - 1}, got i = {i}, j = {j}"
+            tr(
+                "i must be from 0 to {last_i} and j from 0 to {last_j}, got i = {i}, j = {j}",
+                last_i=n_q - 1,
+                last_j=n_kv - 1,
+                i=i,
+                j=j,
+            )
         )
     row = att.scores[i]  # (n_kv,)
     right = float(att.weights[i, j])

@@ -26,7 +26,7 @@ from ...i18n import tr
 from ...maths.core import Attention, self_attention
 from ...maths.data import toy_example
 from ...maths.stats import score_variance
-from .predictions import as_index, as_number, wrong
+from .reading import as_index, as_number, wrong
 from .runner import Failure, check
 
 SCORE_TOLERANCE = 0.01  # absolute: a score or a weight worked out by hand, to two decimals
@@ -82,7 +82,13 @@ def check_prediction_score(
     n_q, n_kv = att.scores.shape
     if not (0 <= i < n_q and 0 <= j < n_kv):
         raise ValueError(
-            f"i must be from 0 to {n_q - 1} and j from 0 to {n_kv - 1}, got i = {i}, j = {j}"
+            tr(
+                "i must be from 0 to {last_i} and j from 0 to {last_j}, got i = {i}, j = {j}",
+                last_i=n_q - 1,
+                last_j=n_kv - 1,
+                i=i,
+                j=j,
+            )
         )
     q, k = att.Q[i], att.K[j]
     d_k = len(q)
@@ -246,7 +252,7 @@ def check_prediction_winner(
         tokens = toy_example(n=3, d=4, d_k=4, seed=0).tokens if tokens is None else tokens
     n_q, n_kv = att.weights.shape
     if not 0 <= i < n_q:
-        raise ValueError(f"i must be from 0 to {n_q - 1}, got {i}")
+        raise ValueError(tr("i must be from 0 to {last}, got {i}", last=n_q - 1, i=i))
     names = list(tokens) if tokens is not None else []
     if isinstance(answer, str) and answer.strip() in names:
         if names.count(answer.strip()) > 1:
@@ -254,8 +260,18 @@ def check_prediction_winner(
                 tr("{token!r} appears more than once among the keys", token=answer.strip()),
                 tr("write the key's index instead, counting from 0"),
             )
-        answer = names.index(answer.strip())
-    j = as_index(answer, n_kv)
+        j = names.index(answer.strip())
+    elif isinstance(answer, str) and names and not answer.strip().isdecimal():
+        raise Failure(
+            tr(
+                "your prediction {answer!r} is not one of the keys' tokens: {tokens}",
+                answer=answer,
+                tokens=", ".join(map(repr, names)),
+            ),
+            tr("write a key's token as printed, or its index counting from 0"),
+        )
+    else:
+        j = as_index(answer, n_kv)  # a number in quotes is told apart here
     right = int(np.argmax(att.weights[i]))
     row = att.scores[i]
     if j == right:
