@@ -252,7 +252,7 @@ def my_merge_heads(parts):
 
 
 def my_to_heads(M, heads):
-    """(B, n, heads·w) -> (B, heads, n, w), for a torch tensor (checks.check_to_heads, 08)."""
+    """(B, n, heads·d_k) -> (B, heads, n, d_k), for a torch tensor (checks.check_to_heads, 08)."""
     B, n, width = M.shape
-    blocks = M.view(B, n, heads, width // heads)  # (B, n, h·w) -> (B, n, h, w): cut each row
-    return blocks.transpose(1, 2)  # (B, n, h, w) -> (B, h, n, w): the heads before the tokens
+    blocks = M.view(B, n, heads, width // heads)  # (B, n, h·d_k) -> (B, n, h, d_k): cut each row
+    return blocks.transpose(1, 2)  # (B, n, h, d_k) -> (B, h, n, d_k): the heads before the tokens
