@@ -29,17 +29,17 @@ def my_embed(words, table):
     from ..maths.data import VOCABULARY
 
     rows = [VOCABULARY.index(word) for word in words]  # n indices into the vocabulary
-    return np.asarray(table)[rows]  # (V, d) indexed by n rows -> (n, d)
+    return np.asarray(table)[rows]  # (n_vocab, d) indexed by n rows -> (n, d)
 
 
 def my_one_hot(words):
-    """One-hot rows: H[i, v] = 1 when words[i] is VOCABULARY[v] (checks.check_one_hot)."""
+    """One-hot rows: row i holds a 1 in column VOCABULARY.index(words[i]) (checks.check_one_hot)."""
     from ..maths.data import VOCABULARY
 
-    H = np.zeros((len(words), len(VOCABULARY)))  # (n, V)
+    one_hot = np.zeros((len(words), len(VOCABULARY)))  # (n, n_vocab)
     for i, word in enumerate(words):
-        H[i, VOCABULARY.index(word)] = 1.0
-    return H
+        one_hot[i, VOCABULARY.index(word)] = 1.0
+    return one_hot
 
 
 def my_shapes(n, d, d_k, d_v):
@@ -76,9 +76,9 @@ def my_fused_qkv(X, W_QKV, d_k):
     return QKV[:, :d_k], QKV[:, d_k : 2 * d_k], QKV[:, 2 * d_k :]  # (n, d_k) each
 
 
-def my_softmax_temperature(scores, T):
-    """softmax(scores / T) along each row (checks.check_softmax_temperature)."""
-    return my_softmax(np.asarray(scores, dtype=float) / T)  # T > 1 flattens, T < 1 sharpens
+def my_softmax_temperature(scores, tau):
+    """softmax(scores / tau) along each row (checks.check_softmax_temperature)."""
+    return my_softmax(np.asarray(scores, dtype=float) / tau)  # tau > 1 flattens, tau < 1 sharpens
 
 
 def my_column_form(X_cols, W_Q):
@@ -237,22 +237,22 @@ def predict_zero_weights(length=3, n=5):
 
 
 def my_split_heads(M, heads):
-    """(n, heads·w) -> (heads, n, w): head h takes columns h·w ... (h+1)·w - 1
+    """(n, heads·d_k) -> (heads, n, d_k): head ℓ takes columns ℓ·d_k ... (ℓ+1)·d_k - 1
     (checks.check_split_heads)."""
     n = M.shape[0]
-    w = M.shape[1] // heads
-    return M.reshape(n, heads, w).transpose(1, 0, 2)  # (n, heads, w) -> (heads, n, w)
+    d_k = M.shape[1] // heads
+    return M.reshape(n, heads, d_k).transpose(1, 0, 2)  # (n, heads, d_k) -> (heads, n, d_k)
 
 
 def my_merge_heads(parts):
-    """(heads, n, w) -> (n, heads·w): the blocks side by side, head 0 first
+    """(heads, n, d_v) -> (n, heads·d_v): the blocks side by side, head 0 first
     (checks.check_merge_heads)."""
-    heads, n, w = parts.shape
-    return parts.transpose(1, 0, 2).reshape(n, heads * w)  # (n, heads, w) -> (n, heads·w)
+    heads, n, d_v = parts.shape
+    return parts.transpose(1, 0, 2).reshape(n, heads * d_v)  # (n, heads, d_v) -> (n, heads·d_v)
 
 
 def my_to_heads(M, heads):
-    """(B, n, heads·w) -> (B, heads, n, w), for a torch tensor (checks.check_to_heads, 08)."""
+    """(B, n, heads·d_k) -> (B, heads, n, d_k), for a torch tensor (checks.check_to_heads, 08)."""
     B, n, width = M.shape
-    blocks = M.view(B, n, heads, width // heads)  # (B, n, h·w) -> (B, n, h, w): cut each row
-    return blocks.transpose(1, 2)  # (B, n, h, w) -> (B, h, n, w): the heads before the tokens
+    blocks = M.view(B, n, heads, width // heads)  # (B, n, h·d_k) -> (B, n, h, d_k): cut each row
+    return blocks.transpose(1, 2)  # (B, n, h, d_k) -> (B, h, n, d_k): the heads before the tokens

@@ -88,9 +88,9 @@ def self_attention_backward(X, W_Q, W_K, W_V, dZ, *, scaled: bool = True) -> Gra
     >>> grads = self_attention_backward(X, W_Q, W_K, W_V, dZ)
     >>> grads.X.shape, grads.W_Q.shape, grads.W_V.shape
     ((4, 6), (6, 3), (6, 2))
-    >>> h = 1e-6; X_h = X.copy(); X_h[2, 5] += h             # nudge one entry of X
-    >>> Z, Z_h = (self_attention(x, W_Q, W_K, W_V).Z for x in (X, X_h))
-    >>> bool(np.isclose((Z_h[0, 1] - Z[0, 1]) / h, grads.X[2, 5], atol=1e-5))
+    >>> eps = 1e-6; X_eps = X.copy(); X_eps[2, 5] += eps     # nudge one entry of X
+    >>> Z, Z_eps = (self_attention(x, W_Q, W_K, W_V).Z for x in (X, X_eps))
+    >>> bool(np.isclose((Z_eps[0, 1] - Z[0, 1]) / eps, grads.X[2, 5], atol=1e-5))
     True
     """
     att = self_attention(X, W_Q, W_K, W_V, scaled=scaled)  # checks X, the W and `scaled`

@@ -42,7 +42,7 @@ SENTENCE: tuple[str, ...] = tuple(
     the cat sleeps on the warm mat""".split()
 )
 
-#: Sorted distinct words of SENTENCE: row v of the embedding table is word VOCABULARY[v].
+#: Sorted distinct words of SENTENCE: the embedding table has one row per word, in this order.
 VOCABULARY: tuple[str, ...] = tuple(sorted(set(SENTENCE)))
 
 _STREAM = {"embedding": 0, "W_Q": 1, "W_K": 2, "W_V": 3, "W_O": 4}

@@ -229,17 +229,17 @@ def test_fused_qkv_slips_are_named():
 
 def test_softmax_temperature_slips_are_named():
     fails_with(
-        checks.check_softmax_temperature(lambda s, T: solutions.my_softmax(s * T)),
-        "multiplied by T",
+        checks.check_softmax_temperature(lambda s, tau: solutions.my_softmax(s * tau)),
+        "multiplied by τ",
         "flatten",
     )
     fails_with(
-        checks.check_softmax_temperature(lambda s, T: solutions.my_softmax(s) / T),
+        checks.check_softmax_temperature(lambda s, tau: solutions.my_softmax(s) / tau),
         "do not sum to 1",
     )
 
-    def naive(s, T):
-        e = np.exp(s / T)
+    def naive(s, tau):
+        e = np.exp(s / tau)
         return e / e.sum(axis=-1, keepdims=True)
 
     fails_with(checks.check_softmax_temperature(naive), "size 1000", "nan")

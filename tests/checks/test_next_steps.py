@@ -127,7 +127,7 @@ def test_the_solutions_split_and_merge_like_multi_head_attention():
     [
         (lambda M, heads: M.reshape(heads, M.shape[0], -1), ["mixes rows of M"]),
         (lambda M, heads: M.reshape(M.shape[0], -1, heads).transpose(2, 0, 1), ["interleaved"]),
-        (lambda M, heads: M.reshape(M.shape[0], heads, -1), ["(n, heads, w)", "transpose"]),
+        (lambda M, heads: M.reshape(M.shape[0], heads, -1), ["(n, heads, d_k)", "transpose"]),
         (lambda M, heads: M[:, ::-1].reshape(M.shape[0], heads, -1).transpose(1, 0, 2), ["entry"]),
     ],
 )

@@ -84,7 +84,7 @@ def test_no_prediction_yet_and_answers_of_the_wrong_kind_fail_kindly(check):
         (checks.check_prediction_cost_ratio, 8, ["4 times", "n × n"]),
         (checks.check_prediction_X_shape, (8, 6), ["(6, 8)", "rows are tokens"]),
         (checks.check_prediction_X_shape, (len(VOCABULARY), 8), ["the embedding table"]),
-        (checks.check_prediction_X_shape, (6, len(VOCABULARY)), ["one-hot matrix H"]),
+        (checks.check_prediction_X_shape, (6, len(VOCABULARY)), ["one_hot @ table"]),
         (checks.check_prediction_embedding_row, 4, ["position in the sentence", "VOCABULARY"]),
         (checks.check_prediction_embedding_row, 0, ["token 0 is 'the' too", "share one row"]),
         (checks.check_prediction_embedding_row, 1, ["row 1 is", "VOCABULARY.index('the')"]),

@@ -76,9 +76,9 @@ MESSAGES = {
     "the words {words!r} (vocabulary of {size} words, d = {d})": (
         "{words!r} 这几个词（词表共 {size} 个词，d = {d}）"
     ),
-    "row v of the table belongs to VOCABULARY[v]: find each word's index with "
+    "the table's rows follow the order of VOCABULARY: find each word's row with "
     "VOCABULARY.index(word)": (
-        "表的第 v 行属于 VOCABULARY[v]：用 VOCABULARY.index(word) 找到每个词的编号"
+        "表的各行与 VOCABULARY 的顺序一致：用 VOCABULARY.index(word) 找到每个词所在的行"
     ),
     "you returned shape {got}, the transpose of ({a}, {b})": (
         "你返回的形状是 {got}，正好是 ({a}, {b}) 的转置"
@@ -90,8 +90,9 @@ MESSAGES = {
     "passed: {n} words looked up, X has shape ({n}, {d}), and the two 'the' rows are identical": (
         "通过：查到了 {n} 个词，X 的形状是 ({n}, {d})，两个 'the' 的行完全相同"
     ),
-    "start from np.zeros((len(words), len(VOCABULARY))) and set H[i, VOCABULARY.index(w)] = 1": (
-        "先建 np.zeros((len(words), len(VOCABULARY)))，再令 H[i, VOCABULARY.index(w)] = 1"
+    "start from np.zeros((len(words), len(VOCABULARY))) "
+    "and set one_hot[i, VOCABULARY.index(word)] = 1": (
+        "先建 np.zeros((len(words), len(VOCABULARY)))，再令 one_hot[i, VOCABULARY.index(word)] = 1"
     ),
     "one row per word, one column per vocabulary entry": "每个词占一行，词表里每个词占一列",
     "you returned shape {got}, expected ({n}, {size}): {n} words by {size} vocabulary entries": (
@@ -101,8 +102,9 @@ MESSAGES = {
         "第 {bad} 行（{word!r}）不是独热（one-hot）行：应当只有一个 1，其余全为零"
     ),
     "the 1 goes in column VOCABULARY.index(word)": "1 应放在第 VOCABULARY.index(word) 列",
-    "passed: H has shape ({n}, {size}), one 1 per row, and H @ table equals the lookup": (
-        "通过：H 的形状是 ({n}, {size})，每行一个 1，而且 H @ table 与查表的结果相同"
+    "passed: the one-hot matrix has shape ({n}, {size}), one 1 per row, "
+    "and one_hot @ table equals the lookup": (
+        "通过：独热（one-hot）矩阵的形状是 ({n}, {size})，每行一个 1，而且 one_hot @ table 与查表的结果相同"
     ),
     "rows are tokens: the first number is the number of rows": ("行对应词元：第一个数是行数"),
     "that is X's shape; W_Q (d × d_k) turns each row of length d into one of length d_k": (
@@ -357,8 +359,8 @@ MESSAGES = {
     "X holds only the rows of the {n} tokens": (
         "这是向量编码表，词表里 {V} 个词各占一行；X 只包含这 {n} 个词元的行"
     ),
-    "that is the one-hot matrix H; X = H @ table has the table's d columns": (
-        "这是独热（one-hot）矩阵 H；X = H @ table 的列数是表的列数 d"
+    "that is the one-hot matrix; X = one_hot @ table has the table's d columns": (
+        "这是独热（one-hot）矩阵；X = one_hot @ table 的列数是表的列数 d"
     ),
     "one row per token, and each row is that token's embedding of length d": (
         "每个词元一行，每行是该词元维度为 d 的向量编码"
@@ -719,12 +721,12 @@ MESSAGES = {
         "写成 [(0, 1), (0, 2)] 这样的对，i、j 取 0 到 {last}；"
         "或者写一个形状为 ({n}, {n}) 的布尔数组，注意力权重为 0 的位置为 True"
     ),
-    "head h takes the block of columns h*w ... (h+1)*w - 1: "
-    "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)]), or "
-    "M.reshape(n, heads, w).transpose(1, 0, 2)": (
-        "头 h 取第 h*w ... (h+1)*w - 1 列这一整块："
-        "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)])，"
-        "或 M.reshape(n, heads, w).transpose(1, 0, 2)"
+    "head ℓ takes the block of columns ℓ·d_k ... (ℓ+1)·d_k - 1: "
+    "np.stack([M[:, head*d_k:(head+1)*d_k] for head in range(heads)]), or "
+    "M.reshape(n, heads, d_k).transpose(1, 0, 2)": (
+        "头 ℓ 取第 ℓ·d_k ... (ℓ+1)·d_k - 1 列这一整块："
+        "np.stack([M[:, head*d_k:(head+1)*d_k] for head in range(heads)])，"
+        "或 M.reshape(n, heads, d_k).transpose(1, 0, 2)"
     ),
     "M of shape {shape} and heads = {heads}": "M（形状为 {shape}，heads = {heads}）",
     "parts[0] mixes rows of M: reshape reads M row by row, so the first block "
@@ -736,12 +738,12 @@ MESSAGES = {
     "interleaved, not a block": (
         "你的头 0 取的是第 0、{heads}、{twice}、… 列，每 {heads} 列取一列：这是交错取列，不是一整块"
     ),
-    "you returned shape {got}, (n, heads, w); expected {want}, one (n, w) matrix per head": (
-        "你返回的形状是 {got}，即 (n, heads, w)；应为 {want}，每个头一个 (n, w) 矩阵"
+    "you returned shape {got}, (n, heads, d_k); expected {want}, one (n, d_k) matrix per head": (
+        "你返回的形状是 {got}，即 (n, heads, d_k)；应为 {want}，每个头一个 (n, d_k) 矩阵"
     ),
     "move the heads axis first: .transpose(1, 0, 2)": "把头所在的轴移到最前面：.transpose(1, 0, 2)",
-    "parts[h] = M[:, {w}h : {w}(h+1)]: {heads} heads of shape {shape}": (
-        "parts[h] = M[:, {w}h : {w}(h+1)]：{heads} 个头，每个形状为 {shape}"
+    "parts[ℓ] = M[:, {d_k}ℓ : {d_k}(ℓ+1)]: {heads} heads of shape {shape}": (
+        "parts[ℓ] = M[:, {d_k}ℓ : {d_k}(ℓ+1)]：{heads} 个头，每个形状为 {shape}"
     ),
     "put the blocks side by side, head 0 first: np.concatenate(list(parts), axis=1), "
     "or parts.transpose(1, 0, 2).reshape(n, -1)": (
@@ -990,22 +992,22 @@ MESSAGES = {
     "Q, K and V from one product, split along the columns: the same as three products": (
         "一次乘法再按列切开得到 Q、K、V：与三次乘法的结果相同"
     ),
-    "divide every score by T, then take the row-wise softmax as before": (
-        "先把每个注意力分数除以 T，再像之前一样按行做 softmax"
+    "divide every score by τ, then take the row-wise softmax as before": (
+        "先把每个注意力分数除以 τ，再像之前一样按行做 softmax"
     ),
-    "small scores with T = {T:g}": ("T = {T:g} 时的一组小分数"),
-    "for {what} you multiplied by T": ("对于 {what}，你乘上了 T"),
-    "a higher temperature must flatten the rows: divide the scores by T": (
-        "T 越大，各行应该越平缓：要把分数除以 T"
+    "small scores with τ = {tau:g}": ("τ = {tau:g} 时的一组小分数"),
+    "for {what} you multiplied by τ": ("对于 {what}，你乘上了 τ"),
+    "a higher temperature must flatten the rows: divide the scores by τ": (
+        "τ 越大，各行应该越平缓：要把分数除以 τ"
     ),
     "for {what} your rows do not sum to 1": ("对于 {what}，你的各行加起来不等于 1"),
-    "divide the scores, not the weights: softmax(scores / T)": (
-        "要除的是分数，不是注意力权重：softmax(scores / T)"
+    "divide the scores, not the weights: softmax(scores / tau)": (
+        "要除的是分数，不是注意力权重：softmax(scores / tau)"
     ),
-    "scores of size 1000 with T = 0.5": ("T = 0.5 时大小为 1000 的分数"),
-    "subtract each row's maximum after dividing by T": ("除以 T 之后，再减去每一行的最大值"),
-    "softmax(scores / T) for T = 1, 2 and 0.5, and on scores of size 1000": (
-        "T = 1、2、0.5 时的 softmax(scores / T) 都对，大小为 1000 的分数也对"
+    "scores of size 1000 with τ = 0.5": ("τ = 0.5 时大小为 1000 的分数"),
+    "subtract each row's maximum after dividing by τ": ("除以 τ 之后，再减去每一行的最大值"),
+    "softmax(scores / tau) for τ = 1, 2 and 0.5, and on scores of size 1000": (
+        "τ = 1、2、0.5 时的 softmax(scores / tau) 都对，大小为 1000 的分数也对"
     ),
     # --- issue 33: 05's capstone, the whole layer (check_self_attention) ---
     "each query shares out one unit of attention over the keys: which way must the rows of "

@@ -407,16 +407,16 @@ def check_fused_qkv(func: Callable) -> str:
 
 @check
 def check_softmax_temperature(func: Callable) -> str:
-    """Check ``func(scores, T) -> softmax(scores / T)`` along each row (05, transfer).
+    """Check ``func(scores, tau) -> softmax(scores / tau)`` along each row (05, transfer).
 
-    The temperature T divides every score before the softmax: T > 1 flattens
-    each row, T < 1 sharpens it, and T = √d_k is the scaling of 2.2.3. Tested
-    with T = 1, 2 and 0.5, and on scores of size 1000 with T = 0.5.
+    The temperature τ divides every score before the softmax: τ > 1 flattens
+    each row, τ < 1 sharpens it, and τ = √d_k is the scaling of 2.2.3. Tested
+    with τ = 1, 2 and 0.5, and on scores of size 1000 with τ = 0.5.
 
     Parameters
     ----------
     func : callable
-        ``func(scores, T)`` with scores of shape (n_q, n_kv) and T > 0;
+        ``func(scores, tau)`` with scores of shape (n_q, n_kv) and tau > 0;
         returns the weights, same shape.
 
     Returns
@@ -425,28 +425,28 @@ def check_softmax_temperature(func: Callable) -> str:
         Passed, or what went wrong and a hint.
     """
     scores = np.array([[1.0, 2.0, 3.0], [0.5, 0.0, -0.5]])
-    hint = tr("divide every score by T, then take the row-wise softmax as before")
-    for T in (1.0, 2.0, 0.5):
-        what = tr("small scores with T = {T:g}", T=T)
-        got = expect_array(call(func, scores.copy(), T, hint=hint), what, hint)
-        if T != 1 and close(got, softmax(scores * T)):
+    hint = tr("divide every score by τ, then take the row-wise softmax as before")
+    for tau in (1.0, 2.0, 0.5):
+        what = tr("small scores with τ = {tau:g}", tau=tau)
+        got = expect_array(call(func, scores.copy(), tau, hint=hint), what, hint)
+        if tau != 1 and close(got, softmax(scores * tau)):
             raise Failure(
-                tr("for {what} you multiplied by T", what=what),
-                tr("a higher temperature must flatten the rows: divide the scores by T"),
+                tr("for {what} you multiplied by τ", what=what),
+                tr("a higher temperature must flatten the rows: divide the scores by τ"),
             )
-        if T != 1 and close(got, softmax(scores) / T):
+        if tau != 1 and close(got, softmax(scores) / tau):
             raise Failure(
                 tr("for {what} your rows do not sum to 1", what=what),
-                tr("divide the scores, not the weights: softmax(scores / T)"),
+                tr("divide the scores, not the weights: softmax(scores / tau)"),
             )
-        compare(got, softmax(scores / T), what, hint)
+        compare(got, softmax(scores / tau), what, hint)
     big = np.array([[1000.0, 999.0, 0.0]])
-    what = tr("scores of size 1000 with T = 0.5")
+    what = tr("scores of size 1000 with τ = 0.5")
     got = expect_array(call(func, big.copy(), 0.5, hint=hint), what, hint)
     if not np.isfinite(got).all():
         raise Failure(
             tr("on {what} your softmax gave nan (or inf)", what=what),
-            tr("subtract each row's maximum after dividing by T"),
+            tr("subtract each row's maximum after dividing by τ"),
         )
     compare(got, softmax(big / 0.5), what, hint)
-    return tr("softmax(scores / T) for T = 1, 2 and 0.5, and on scores of size 1000")
+    return tr("softmax(scores / tau) for τ = 1, 2 and 0.5, and on scores of size 1000")

@@ -159,7 +159,7 @@ def check_permutation(func: Callable) -> str:
 def check_embedding_lookup(func: Callable) -> str:
     """Check a learner's ``func(words, table) -> X``: look each word up in the table.
 
-    Row v of `table` is the vector of ``attnlib.data.VOCABULARY[v]``, so row
+    The rows of `table` follow the order of ``attnlib.data.VOCABULARY``, so row
     i of X must be the row of the i-th word; the answer must equal
     ``attnlib.data.embed(words, table)``, shape (n, d).
 
@@ -177,10 +177,10 @@ def check_embedding_lookup(func: Callable) -> str:
     --------
     >>> check_embedding_lookup(lambda words, table: table[: len(words)])
     ✗ check_embedding_lookup: you returned the first 7 rows of the table, not the rows of the 7 words
-      Hint: row v of the table belongs to VOCABULARY[v]: find each word's index with VOCABULARY.index(word)
+      Hint: the table's rows follow the order of VOCABULARY: find each word's row with VOCABULARY.index(word)
     """  # noqa: E501
     words = ("sat", "on", "the", "mat", "because", "the", "cat")  # "the" twice
-    table = embedding_table(d=5, seed=7)  # (V, d)
+    table = embedding_table(d=5, seed=7)  # (n_vocab, d)
     n, d = len(words), table.shape[1]
     what = tr(
         "the words {words!r} (vocabulary of {size} words, d = {d})",
@@ -189,7 +189,7 @@ def check_embedding_lookup(func: Callable) -> str:
         d=d,
     )
     hint = tr(
-        "row v of the table belongs to VOCABULARY[v]: find each word's index with "
+        "the table's rows follow the order of VOCABULARY: find each word's row with "
         "VOCABULARY.index(word)"
     )
     got = expect_array(call(func, words, table.copy(), hint=hint), what, hint)
@@ -214,10 +214,10 @@ def check_embedding_lookup(func: Callable) -> str:
 
 @check
 def check_one_hot(func: Callable) -> str:
-    """Check a learner's ``func(words) -> H``: one-hot rows, so that H @ table is X.
+    """Check a learner's ``func(words) -> one_hot``: one-hot rows, so that one_hot @ table is X.
 
-    Row i of H has a single 1, in the column of the i-th word's index in
-    ``VOCABULARY``; then ``H @ table`` equals ``embed(words, table)`` for any
+    Row i of the one-hot matrix has a single 1, in the column of the i-th word's index in
+    ``VOCABULARY``; then ``one_hot @ table`` equals ``embed(words, table)`` for any
     table, which shows that looking up an embedding is a matrix product.
 
     Parameters
@@ -234,33 +234,39 @@ def check_one_hot(func: Callable) -> str:
     --------
     >>> from attnlib.solutions import my_one_hot
     >>> check_one_hot(my_one_hot)
-    ✓ check_one_hot: passed: H has shape (5, 45), one 1 per row, and H @ table equals the lookup
-    """
+    ✓ check_one_hot: passed: the one-hot matrix has shape (5, 45), one 1 per row, and one_hot @ table equals the lookup
+    """  # noqa: E501
     words = ("it", "was", "warm", "it", "was")
     n, size = len(words), len(VOCABULARY)
     hint = tr(
-        "start from np.zeros((len(words), len(VOCABULARY))) and set H[i, VOCABULARY.index(w)] = 1"
+        "start from np.zeros((len(words), len(VOCABULARY))) "
+        "and set one_hot[i, VOCABULARY.index(word)] = 1"
     )
-    H = expect_array(call(func, words, hint=hint), hint=hint)
-    if H.shape == (size, n):
+    one_hot = expect_array(call(func, words, hint=hint), hint=hint)
+    if one_hot.shape == (size, n):
         raise Failure(
-            tr("you returned shape {got}, the transpose of ({a}, {b})", got=H.shape, a=n, b=size),
+            tr(
+                "you returned shape {got}, the transpose of ({a}, {b})",
+                got=one_hot.shape,
+                a=n,
+                b=size,
+            ),
             tr("one row per word, one column per vocabulary entry"),
         )
-    if H.shape != (n, size):
+    if one_hot.shape != (n, size):
         raise Failure(
             tr(
                 "you returned shape {got}, expected ({n}, {size}): "
                 "{n} words by {size} vocabulary entries",
-                got=H.shape,
+                got=one_hot.shape,
                 n=n,
                 size=size,
             ),
             hint,
         )
-    ones_per_row = (H == 1).sum(axis=1)
-    if not (np.isin(H, (0.0, 1.0)).all() and (ones_per_row == 1).all()):
-        bad = int(np.argmax(~(ones_per_row == 1) | ~np.isin(H, (0.0, 1.0)).all(axis=1)))
+    ones_per_row = (one_hot == 1).sum(axis=1)
+    if not (np.isin(one_hot, (0.0, 1.0)).all() and (ones_per_row == 1).all()):
+        bad = int(np.argmax(~(ones_per_row == 1) | ~np.isin(one_hot, (0.0, 1.0)).all(axis=1)))
         raise Failure(
             tr(
                 "row {bad} ({word!r}) is not one-hot: it should hold "
@@ -270,15 +276,16 @@ def check_one_hot(func: Callable) -> str:
             ),
             hint,
         )
-    table = embedding_table(d=3, seed=1)  # (V, d)
+    table = embedding_table(d=3, seed=1)  # (n_vocab, d)
     compare(
-        H @ table,
-        embed(words, table),  # (n, V) @ (V, d) -> (n, d)
-        "H @ table",
+        one_hot @ table,
+        embed(words, table),  # (n, n_vocab) @ (n_vocab, d) -> (n, d)
+        "one_hot @ table",
         tr("the 1 goes in column VOCABULARY.index(word)"),
     )
     return tr(
-        "passed: H has shape ({n}, {size}), one 1 per row, and H @ table equals the lookup",
+        "passed: the one-hot matrix has shape ({n}, {size}), one 1 per row, "
+        "and one_hot @ table equals the lookup",
         n=n,
         size=size,
     )

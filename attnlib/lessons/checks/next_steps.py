@@ -14,8 +14,8 @@ check                           the question
 check_causal_mask               ``func(n)``: True where query i may attend to key j <= i
 check_prediction_zero_weights   which weights are 0 for a sentence of 3 tokens padded to 5,
                                 under a causal mask
-check_split_heads               ``func(M, heads)``: (n, heads·w) -> (heads, n, w), in blocks
-check_merge_heads               ``func(parts)``: (heads, n, w) -> (n, heads·w), the way back
+check_split_heads               ``func(M, heads)``: (n, heads·d_k) -> (heads, n, d_k), in blocks
+check_merge_heads               ``func(parts)``: (heads, n, d_v) -> (n, heads·d_v), the way back
 check_window_mask               ``func(n, w)``: a sliding window, i - w <= j <= i (transfer)
 ==============================  ============================================================
 
@@ -270,24 +270,24 @@ def _as_cells(answer, n: int) -> np.ndarray:
 
 
 def _heads_case() -> tuple[np.ndarray, int, int]:
-    # W_Q of toy_multi_head with 3 heads of width 2: head h is columns 2h, 2h + 1.
+    # W_Q of toy_multi_head with 3 heads of width 2: head ℓ is columns 2ℓ, 2ℓ + 1.
     ex = toy_multi_head(n=4, d=6, d_k=2, heads=3, seed=7)
     return ex.W_Q, 3, 2
 
 
 @check
 def check_split_heads(func: Callable) -> str:
-    """Check ``func(M, heads) -> parts``: (n, heads·w) cut into `heads` blocks of w columns.
+    """Check ``func(M, heads) -> parts``: (n, heads·d_k) cut into `heads` blocks of d_k columns.
 
-    ``parts[h]`` must be ``M[:, h*w:(h+1)*w]``, the columns head h uses in
+    ``parts[ℓ]`` must be ``M[:, ℓ·d_k:(ℓ+1)·d_k]``, the columns head ℓ uses in
     :func:`attnlib.multi_head_attention`. Tested on a (6, 6) W_Q of 3 heads of
     width 2, so rows, columns and heads are told apart.
 
     Parameters
     ----------
     func : callable
-        ``func(M, heads)`` with M of shape (n, heads * w); returns an array
-        of shape (heads, n, w).
+        ``func(M, heads)`` with M of shape (n, heads * d_k); returns an array
+        of shape (heads, n, d_k).
 
     Returns
     -------
@@ -299,26 +299,27 @@ def check_split_heads(func: Callable) -> str:
     ✗ check_split_heads: parts[0] mixes rows of M: reshape reads M row by row, ...
       Hint: ...
     """
-    M, heads, w = _heads_case()
+    M, heads, d_k = _heads_case()
     n = M.shape[0]
-    right = np.stack([M[:, h * w : (h + 1) * w] for h in range(heads)])  # (heads, n, w)
+    blocks = [M[:, head * d_k : (head + 1) * d_k] for head in range(heads)]  # heads x (n, d_k)
+    right = np.stack(blocks)  # (heads, n, d_k)
     hint = tr(
-        "head h takes the block of columns h*w ... (h+1)*w - 1: "
-        "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)]), or "
-        "M.reshape(n, heads, w).transpose(1, 0, 2)"
+        "head ℓ takes the block of columns ℓ·d_k ... (ℓ+1)·d_k - 1: "
+        "np.stack([M[:, head*d_k:(head+1)*d_k] for head in range(heads)]), or "
+        "M.reshape(n, heads, d_k).transpose(1, 0, 2)"
     )
     what = tr("M of shape {shape} and heads = {heads}", shape=M.shape, heads=heads)
     got = expect_array(call(func, M.copy(), heads, hint=hint), what, hint)
-    if close(got, M.reshape(heads, n, w)):
+    if close(got, M.reshape(heads, n, d_k)):
         raise Failure(
             tr(
                 "parts[0] mixes rows of M: reshape reads M row by row, so the first block "
                 "takes rows 0 and 1 whole instead of columns 0 … {last} of every row",
-                last=w - 1,
+                last=d_k - 1,
             ),
             hint,
         )
-    if close(got, M.reshape(n, w, heads).transpose(2, 0, 1)):
+    if close(got, M.reshape(n, d_k, heads).transpose(2, 0, 1)):
         raise Failure(
             tr(
                 "your head 0 takes the columns 0, {heads}, {twice}, …, one in every {heads}: "
@@ -328,11 +329,11 @@ def check_split_heads(func: Callable) -> str:
             ),
             hint,
         )
-    if got.shape == (n, heads, w):
+    if got.shape == (n, heads, d_k):
         raise Failure(
             tr(
-                "you returned shape {got}, (n, heads, w); expected {want}, "
-                "one (n, w) matrix per head",
+                "you returned shape {got}, (n, heads, d_k); expected {want}, "
+                "one (n, d_k) matrix per head",
                 got=got.shape,
                 want=right.shape,
             ),
@@ -340,8 +341,8 @@ def check_split_heads(func: Callable) -> str:
         )
     compare(got, right, what, hint)
     return tr(
-        "parts[h] = M[:, {w}h : {w}(h+1)]: {heads} heads of shape {shape}",
-        w=w,
+        "parts[ℓ] = M[:, {d_k}ℓ : {d_k}(ℓ+1)]: {heads} heads of shape {shape}",
+        d_k=d_k,
         heads=heads,
         shape=right.shape[1:],
     )
@@ -349,7 +350,7 @@ def check_split_heads(func: Callable) -> str:
 
 @check
 def check_merge_heads(func: Callable) -> str:
-    """Check ``func(parts) -> M``: the heads' (n, w) blocks put back side by side, (n, heads·w).
+    """Check ``func(parts) -> M``: the heads' (n, d_v) blocks put back side by side, (n, heads·d_v).
 
     The way back from :func:`check_split_heads`, and what
     :func:`attnlib.multi_head_attention` does with the heads' outputs: its
@@ -359,7 +360,7 @@ def check_merge_heads(func: Callable) -> str:
     Parameters
     ----------
     func : callable
-        ``func(parts)`` with parts of shape (heads, n, w); returns (n, heads * w).
+        ``func(parts)`` with parts of shape (heads, n, d_v); returns (n, heads * d_v).
 
     Returns
     -------

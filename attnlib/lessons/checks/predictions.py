@@ -288,7 +288,7 @@ def check_prediction_X_shape(answer: tuple[int, ...], n: int = 6, d: int = 8) ->
             V=V,
             n=n,
         ),
-        (n, V): tr("that is the one-hot matrix H; X = H @ table has the table's d columns"),
+        (n, V): tr("that is the one-hot matrix; X = one_hot @ table has the table's d columns"),
     }
     why = shape_reason(
         shape,
@@ -306,7 +306,7 @@ def check_prediction_embedding_row(answer: int, i: int = 4) -> str:
     Parameters
     ----------
     answer : int
-        The predicted row index v, so that x_i is ``table[v]``.
+        The predicted row of the table, so that x_i is ``table[answer]``.
     i : int, default 4
         A position in the toy sentence ("the cat sat on the mat ..."): token 4
         is the second "the".

@@ -19,17 +19,17 @@ from .runner import Failure, call, check, close, compare, expect_array
 
 @check
 def check_to_heads(func: Callable) -> str:
-    """Check ``func(M, heads) -> tensor``: (B, n, heads·w) cut into (B, heads, n, w) (08).
+    """Check ``func(M, heads) -> tensor``: (B, n, heads·d_k) cut into (B, heads, n, d_k) (08).
 
-    Tested on B = 2 sentences of n = 3 tokens, heads = 4 blocks of w = 5
+    Tested on B = 2 sentences of n = 3 tokens, heads = 4 blocks of d_k = 5
     columns (no two sizes alike), numbered so that every entry says where it
     came from.
 
     Parameters
     ----------
     func : callable
-        ``func(M, heads)`` with M a torch tensor of shape (B, n, heads * w);
-        returns a tensor of shape (B, heads, n, w).
+        ``func(M, heads)`` with M a torch tensor of shape (B, n, heads * d_k);
+        returns a tensor of shape (B, heads, n, d_k).
 
     Returns
     -------
@@ -37,21 +37,21 @@ def check_to_heads(func: Callable) -> str:
         Passed, or what went wrong and a hint.
     """
     torch = import_torch()
-    B, n, heads, w = 2, 3, 4, 5
-    M = torch.arange(B * n * heads * w, dtype=torch.float64).reshape(B, n, heads * w)
-    what = tr("a tensor of shape (B, n, heads·w) = (2, 3, 20) and heads = 4")
+    B, n, heads, d_k = 2, 3, 4, 5
+    M = torch.arange(B * n * heads * d_k, dtype=torch.float64).reshape(B, n, heads * d_k)
+    what = tr("a tensor of shape (B, n, heads·d_k) = (2, 3, 20) and heads = 4")
     hint = tr(
-        "first cut each row's heads·w columns into heads blocks of w, then bring the heads "
+        "first cut each row's heads·d_k columns into heads blocks of d_k, then bring the heads "
         "axis in front of the tokens: the tensor's methods view (or reshape) and transpose"
     )
     got = expect_array(call(func, M.clone(), heads, hint=hint), what)
-    blocks = M.numpy().reshape(B, n, heads, w)  # (B, n, h·w) -> (B, n, h, w)
-    expected = blocks.transpose(0, 2, 1, 3)  # (B, n, h, w) -> (B, h, n, w)
-    if got.shape == expected.shape and close(got, M.numpy().reshape(B, heads, n, w)):
+    blocks = M.numpy().reshape(B, n, heads, d_k)  # (B, n, h·d_k) -> (B, n, h, d_k)
+    expected = blocks.transpose(0, 2, 1, 3)  # (B, n, h, d_k) -> (B, h, n, d_k)
+    if got.shape == expected.shape and close(got, M.numpy().reshape(B, heads, n, d_k)):
         raise Failure(
             tr(
                 "for {what}, your tensor has the right shape and the wrong numbers: a "
-                "reshape to (B, heads, n, w) reads the entries in memory order, so each "
+                "reshape to (B, heads, n, d_k) reads the entries in memory order, so each "
                 "'head' holds pieces of several tokens",
                 what=what,
             ),
@@ -61,24 +61,26 @@ def check_to_heads(func: Callable) -> str:
         raise Failure(
             tr(
                 "for {what}, you cut the blocks (shape {got}) but the heads still come after "
-                "the tokens: expected (B, heads, n, w) = {want}",
+                "the tokens: expected (B, heads, n, d_k) = {want}",
                 what=what,
                 got=got.shape,
                 want=expected.shape,
             ),
             tr("one more step moves an axis: which two axes trade places?"),
         )
-    interleaved = M.numpy().reshape(B, n, w, heads).transpose(0, 3, 1, 2)  # columns h, h+heads, ..
+    # head ℓ from the columns ℓ, ℓ + heads, ...: interleaved instead of a block
+    interleaved = M.numpy().reshape(B, n, d_k, heads).transpose(0, 3, 1, 2)
     if got.shape == expected.shape and close(got, interleaved):
         raise Failure(
             tr(
-                "for {what}, your head h takes every heads-th column (h, h + heads, ...), "
-                "not the block of w neighbouring columns",
+                "for {what}, your head ℓ takes every heads-th column (ℓ, ℓ + heads, ...), "
+                "not the block of d_k neighbouring columns",
                 what=what,
             ),
-            tr("head h owns columns h·w to (h+1)·w − 1: in which order do the two sizes go?"),
+            tr("head ℓ owns columns ℓ·d_k to (ℓ+1)·d_k − 1: in which order do the two sizes go?"),
         )
     compare(got, expected, what, hint, atol=0)
     return tr(
-        "your heads are attnlib's and nn.MultiheadAttention's: head h is columns h·w to (h+1)·w − 1"
+        "your heads are attnlib's and nn.MultiheadAttention's: "
+        "head ℓ is columns ℓ·d_k to (ℓ+1)·d_k − 1"
     )
