@@ -147,3 +147,32 @@ def test_every_edition_has_the_tables_words():
     assert set(study_time.TABLE_WORDS) == set(study_time.EDITIONS)
     for code, head in study_time.TABLE_HEAD.items():
         assert study_time.TABLE_WORDS[code][0].startswith(head)
+
+
+def _core_texts(path) -> list[str]:
+    """The markdown of a notebook's core path, part by part, by study_time's rule."""
+    deeper_level, core = 0, []
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        for line in "".join(cell["source"]).split("\n"):
+            match = study_time.HEADING.match(line)
+            if match:
+                level, title = len(match.group(1)), match.group(2).strip()
+                if title.startswith(study_time.DEEPER) and level in (2, 3):
+                    deeper_level = level
+                elif deeper_level and level <= deeper_level:
+                    deeper_level = 0
+            if not deeper_level:
+                core.append(line)
+    return core
+
+
+@pytest.mark.parametrize("edition", list(study_time.EDITIONS))
+def test_every_core_path_ends_with_the_way_to_the_next_notebook(edition):
+    # a learner on the core path alone must not need a Deeper section to go on
+    paths = study_time.lesson_paths(edition)
+    for k, path in enumerate(paths):
+        after = paths[k + 1].name if k + 1 < len(paths) else "08_pytorch.ipynb"
+        tail = "\n".join(_core_texts(path)[-8:])
+        assert f"]({after})" in tail, f"{path.name}: its core path ends without a link to {after}"
