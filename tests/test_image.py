@@ -21,6 +21,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from tests.test_constraints import installed_closure
 from tests.test_deploy import BINDER, DEPLOY, ROOT, requirements
 from tests.test_deploy_scripts import local_values, run_python
 
@@ -253,6 +254,17 @@ def test_the_image_pins_what_it_names_and_what_that_needs_nothing_else():
     pins = set(image_pins())
     assert named <= pins, f"named in binder/requirements.in, not pinned: {sorted(named - pins)}"
     assert pins <= reached, f"pinned for no package the image names: {sorted(pins - reached)}"
+
+
+def test_the_image_pins_everything_its_packages_need():
+    # the other way round, through the metadata installed here (this Python's markers):
+    # whatever the named packages need and the lock pins for the image's Python is pinned,
+    # so pip finds nothing left to choose
+    named = [Requirement(name) for name in requirements(BINDER / "requirements.in")]
+    entries = lock_entries(image_python())
+    needed = {name for name in installed_closure(named) if name in entries}
+    missing = sorted(needed - set(image_pins()))
+    assert not missing, f"binder/requirements.txt lacks {missing}: run make lock"
 
 
 def test_repo2docker_builds_the_image_from_the_pinned_file():
