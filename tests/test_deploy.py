@@ -787,6 +787,11 @@ TEACHERS_PATH = {
             "systemctl restart attnlib-hub",
         ],
         "late student, Kubernetes": ["add the name to `allowed_users`"],
+        "forgotten password": [
+            "reset-password.py --dbm /opt/tljh/state/passwords.dbm NAME",
+            "| sudo chpasswd",
+            "python3 - NAME < deploy/jupyterhub/reset-password.py",
+        ],
         "fresh copy": ["git show origin/main:notebooks/"],
         "backup": [
             "/home/jupyter-*",
