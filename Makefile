@@ -12,6 +12,10 @@ PYTEST_ARGS ?=
 # ranges, as learners do.
 # requirements/test.in says why everything is pinned; `make lock` refreshes it.
 TEST_LOCK := requirements/test.txt
+# The course image (repo2docker reads binder/) installs binder/requirements.txt, which
+# `make lock` compiles from binder/requirements.in with the versions of this lock, for the
+# image's Python (binder/runtime.txt) on Linux.
+IMAGE_PYTHON = $(patsubst python-%,%,$(strip $(shell cat binder/runtime.txt)))
 
 .PHONY: lab test notebooks present bench lint test-oldest lock clean site site-preview
 
@@ -227,6 +231,9 @@ lock: $(VENV)/.created
 	    deploy/jupyterhub/requirements.txt \
 	    --extra notebook --extra test --extra class --extra site --universal --python-version 3.10 \
 	    --custom-compile-command "make lock" -o $(TEST_LOCK)
+	$(BIN)/uv pip compile --quiet binder/requirements.in -c $(TEST_LOCK) \
+	    --python-version $(IMAGE_PYTHON) --python-platform linux --annotation-style line \
+	    --custom-compile-command "make lock" -o binder/requirements.txt
 
 clean:
 	rm -rf $(VENV) $(OLDEST) test-artifacts build *.egg-info $(SITE_OUT)

@@ -266,7 +266,7 @@ def test_the_tests_guide_gives_the_command_that_make_lock_runs():
     assert [w for w in ran if w not in told and w not in only_make] == [], "not in docs/tests.md"
 
 
-def _installed_closure(requirements):
+def installed_closure(requirements):
     """Canonical names of what installing these requirements pulls in, followed through
     the metadata installed here (a requirement whose distribution is missing is still
     named)."""
@@ -304,7 +304,7 @@ def test_this_test_environment_is_the_lock():
     asked += list(_requirement_lines(LOCK_INPUT.read_text()))
     if class_installed:  # `make class` adds the class extra (not the one-machine hub's own)
         asked += extras["class"]
-    test_install = _installed_closure([Requirement(line) for line in asked])
+    test_install = installed_closure([Requirement(line) for line in asked])
     wrong = []
     for pin in read_lock(LOCK.read_text()):
         if pin.marker is not None and not pin.marker.evaluate():

@@ -229,12 +229,6 @@ def requirements(path: Path) -> dict[str, Requirement]:
     return {canonicalize_name(r.name): r for r in reqs}
 
 
-def binder_environment() -> dict[str, Requirement]:
-    env = yaml.safe_load((BINDER / "environment.yml").read_text())
-    specs = [d for d in env["dependencies"] if isinstance(d, str) and not d.startswith("python=")]
-    return {canonicalize_name(r.name): r for r in map(Requirement, specs)}
-
-
 # ------------------------------------------------------------- Kubernetes: fail closed
 
 
@@ -579,37 +573,33 @@ def test_tljh_admin_gets_a_password_at_install(readme):
 # ------------------------------------------------------------- the image
 
 
-def test_binder_environment_is_pyprojects_under_condas_names():
+def test_the_image_installs_pyprojects_packages_and_the_class_ones():
+    # binder/requirements.in names what the image installs; make lock pins it
+    # (tests/test_image.py holds the pins to the lock)
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = {
-        canonicalize_name(r.name): str(r.specifier)
-        for r in map(
-            Requirement, project["dependencies"] + project["optional-dependencies"]["notebook"]
-        )
+        canonicalize_name(Requirement(r).name)
+        for r in project["dependencies"] + project["optional-dependencies"]["notebook"]
     }
-    # conda-forge's name for the same package, where it differs from PyPI's
-    conda_names = {"matplotlib-base": "matplotlib"}
-    class_only = {"nbgitpuller", "jupyterhub-singleuser", "jsonschema"}
-    env = binder_environment()
-    got = {conda_names.get(k, k): str(r.specifier) for k, r in env.items() if k not in class_only}
-    assert got == wanted, (
-        "binder/environment.yml and pyproject.toml (dependencies + [notebook]) differ:\n"
-        f"  only in binder/: { {k: v for k, v in got.items() if wanted.get(k) != v} }\n"
-        f"  only in pyproject.toml: { {k: v for k, v in wanted.items() if got.get(k) != v} }"
+    class_only = {"nbgitpuller", "jupyterhub", "jsonschema"}
+    named = requirements(BINDER / "requirements.in")
+    assert set(named) == wanted | class_only, (
+        "binder/requirements.in and pyproject.toml (dependencies + [notebook]) differ:\n"
+        f"  only in binder/: {sorted(set(named) - wanted - class_only)}\n"
+        f"  only in pyproject.toml: {sorted(wanted - set(named))}"
     )
-    assert "matplotlib" not in env, "conda's matplotlib brings Qt: use matplotlib-base"
-    assert class_only <= set(env)
+    # names only: the versions come from the lock, through make lock
+    assert not [str(r) for r in named.values() if r.specifier or r.extras or r.marker]
 
 
 def test_binder_pins_python_as_repo2docker_reads_it():
-    env = yaml.safe_load((BINDER / "environment.yml").read_text())
-    pythons = [
-        d for d in env["dependencies"] if isinstance(d, str) and re.match(r"python\b(?!-)", d)
-    ]
-    # repo2docker takes the version from `python=X.Y` only; anything else gives its default
-    assert len(pythons) == 1 and re.fullmatch(r"python=3\.\d+", pythons[0]), pythons
+    # repo2docker reads binder/runtime.txt as NAME-VERSION ("python-3.12"); with requirements.txt
+    # it is the only place the Python version can be given, and without it repo2docker
+    # picks its own default, which changes with its releases
+    name, _, version = (BINDER / "runtime.txt").read_text().strip().partition("-")
+    assert name == "python" and re.fullmatch(r"3\.\d+", version), (name, version)
     minimum = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
-    assert Version(pythons[0].split("=")[1]) in Requirement(f"python{minimum}").specifier
+    assert Version(version) in Requirement(f"python{minimum}").specifier
 
 
 def test_image_installs_a_fixed_copy_of_attnlib_and_records_its_version():
@@ -652,7 +642,7 @@ PIN = "<4.25"
 
 def test_jsonschema_is_held_below_425_where_servers_start_and_nowhere_else():
     pins = {
-        "binder/environment.yml": binder_environment().get("jsonschema"),
+        "binder/requirements.txt": requirements(BINDER / "requirements.txt").get("jsonschema"),
         "deploy/jupyterhub/requirements.txt": requirements(DEPLOY / "requirements.txt").get(
             "jsonschema"
         ),
@@ -799,6 +789,11 @@ TEACHERS_PATH = {
             "systemctl restart attnlib-hub",
         ],
         "late student, Kubernetes": ["add the name to `allowed_users`"],
+        "forgotten password": [
+            "reset-password.py --dbm /opt/tljh/state/passwords.dbm NAME",
+            "| sudo chpasswd",
+            "python3 - NAME < deploy/jupyterhub/reset-password.py",
+        ],
         "fresh copy": ["git show origin/main:notebooks/"],
         "backup": [
             "/home/jupyter-*",

@@ -17,9 +17,12 @@ import sys
 from pathlib import Path
 
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from tests.test_deploy import BINDER, DEPLOY, ROOT, binder_environment, requirements
+from tests.test_constraints import installed_closure
+from tests.test_deploy import BINDER, DEPLOY, ROOT, requirements
 from tests.test_deploy_scripts import local_values, run_python
 
 if sys.version_info >= (3, 11):
@@ -157,11 +160,143 @@ def test_the_one_machine_hub_and_make_class_run_the_charts_jupyterhub():
     assert pin == f"=={hub}"
 
 
-def test_the_images_single_user_server_is_of_the_hubs_major_version():
+def test_the_images_single_user_server_runs_the_charts_jupyterhub():
+    # the students' servers and the hub of the same JupyterHub: the image took
+    # repo2docker's base (5.4.0) or whatever conda-forge had within 5.x
     hub = Version(CHART_JUPYTERHUB[check_values_module().CHART_VERSION])
-    spec = binder_environment()["jupyterhub-singleuser"].specifier
-    assert spec.contains(str(hub)), f"binder/environment.yml: jupyterhub-singleuser{spec}"
-    assert not spec.contains(f"{hub.major + 1}.0.0") and not spec.contains(f"{hub.major - 1}.99")
+    assert image_pins()["jupyterhub"] == hub, (
+        f"binder/requirements.txt pins jupyterhub {image_pins()['jupyterhub']}, the chart's hub "
+        f"runs {hub}"
+    )
+
+
+# ------------------------------------------------------------- the image from the lock
+# repo2docker's rules (its docs, configuration/ and howto/languages, and its buildpacks at
+# 2026.4.0): in binder/, an environment.yml makes the image a conda build and
+# requirements.txt is then ignored; without one, the Python is runtime.txt's and
+# `pip install -r binder/requirements.txt` runs over its base environment, replacing
+# whatever version the base has of each package named there.
+
+
+def image_python() -> str:
+    return (BINDER / "runtime.txt").read_text().strip().removeprefix("python-")
+
+
+def linux(python: str) -> dict[str, str]:
+    """The marker environment of the image: Linux, CPython `python`."""
+    return {
+        "python_version": python,
+        "python_full_version": f"{python}.0",
+        "sys_platform": "linux",
+        "platform_system": "Linux",
+        "os_name": "posix",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+        "platform_machine": "x86_64",
+        "extra": "",
+    }
+
+
+def lock_entries(python: str) -> dict[str, tuple[Version, set[str]]]:
+    """The lock's pins that apply in the image: name -> (version, the packages it is
+    there for, from the lock's `# via` lines)."""
+    entries: dict[str, tuple[Version, set[str]]] = {}
+    current = None
+    for line in LOCK.read_text().splitlines():
+        if line and not line.startswith((" ", "#")):
+            req = Requirement(line)
+            current = None
+            if req.marker is None or req.marker.evaluate(linux(python)):
+                current = canonicalize_name(req.name)
+                (pin,) = req.specifier
+                entries[current] = (Version(pin.version), set())
+        elif current and line.lstrip().startswith("#"):
+            words = line.strip("# ").removeprefix("via").split()
+            if words and not words[0].startswith("-") and "(" not in line:
+                entries[current][1].add(canonicalize_name(words[0]))
+    return entries
+
+
+def image_pins() -> dict[str, Version]:
+    pins = {}
+    for name, req in requirements(BINDER / "requirements.txt").items():
+        (pin,) = req.specifier
+        assert pin.operator == "==" and req.marker is None, f"binder/requirements.txt: {req}"
+        pins[name] = Version(pin.version)
+    return pins
+
+
+def test_the_image_installs_every_package_at_the_locks_version():
+    # binder/environment.yml asked conda-forge for ranges (numpy>=1.24, jupyterlab>=4.0, ...):
+    # each build took the newest, whatever make test and make class had run with
+    locked = {name: version for name, (version, _) in lock_entries(image_python()).items()}
+    pins = image_pins()
+    assert pins, "binder/requirements.txt pins nothing"
+    differ = {n: (str(v), str(locked.get(n))) for n, v in pins.items() if locked.get(n) != v}
+    assert not differ, (
+        f"binder/requirements.txt (the image) against the lock, (image, lock): {differ}: "
+        "run make lock"
+    )
+
+
+def test_the_image_pins_what_it_names_and_what_that_needs_nothing_else():
+    # every package named in binder/requirements.in is pinned, and every pin is there for
+    # one of them (the lock's `# via` lines): a name added or removed without make lock
+    # fails here. (That nothing is missing from the pins is uv's compile's job, and a
+    # package missing would be installed at whatever version pip finds.)
+    entries = lock_entries(image_python())
+    named = set(requirements(BINDER / "requirements.in"))
+    reached, grew = set(named), True
+    while grew:
+        more = {name for name, (_, wanted_by) in entries.items() if wanted_by & reached}
+        grew = not more <= reached
+        reached |= more
+    pins = set(image_pins())
+    assert named <= pins, f"named in binder/requirements.in, not pinned: {sorted(named - pins)}"
+    assert pins <= reached, f"pinned for no package the image names: {sorted(pins - reached)}"
+
+
+def test_the_image_pins_everything_its_packages_need():
+    # the other way round, through the metadata installed here (this Python's markers):
+    # whatever the named packages need and the lock pins for the image's Python is pinned,
+    # so pip finds nothing left to choose
+    named = [Requirement(name) for name in requirements(BINDER / "requirements.in")]
+    entries = lock_entries(image_python())
+    needed = {name for name in installed_closure(named) if name in entries}
+    missing = sorted(needed - set(image_pins()))
+    assert not missing, f"binder/requirements.txt lacks {missing}: run make lock"
+
+
+def test_repo2docker_builds_the_image_from_the_pinned_file():
+    # what would make repo2docker ignore binder/requirements.txt or the Python of runtime.txt
+    for other in ("environment.yml", "Pipfile", "Pipfile.lock", "Dockerfile", "Project.toml"):
+        assert not (BINDER / other).exists(), f"binder/{other}: repo2docker would build from it"
+    lock_python = re.search(r"--python-version (\S+)", (ROOT / "Makefile").read_text())
+    assert lock_python and Version(image_python()) >= Version(lock_python.group(1)), (
+        f"the lock is compiled for Python {lock_python.group(1)} and newer"
+    )
+    # no -r, -c, -e or path: repo2docker then installs the file before it copies the
+    # repository in, so a rebuild after a change of the notebooks reuses that layer
+    for line in (BINDER / "requirements.txt").read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        assert not line or re.fullmatch(r"[A-Za-z0-9._-]+==[A-Za-z0-9.+!-]+", line), line
+
+
+def test_make_lock_compiles_the_image_from_the_lock_for_the_images_python():
+    recipe = subprocess.run(
+        ["make", "-n", "lock"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    commands = [shlex.split(c) for c in recipe.replace("\\\n", " ").splitlines()]
+    outputs = [c[c.index("-o") + 1] for c in commands if "compile" in c and "-o" in c]
+    assert outputs == [str(LOCK.relative_to(ROOT)), "binder/requirements.txt"], outputs
+    image = " ".join(commands[[i for i, c in enumerate(commands) if "-o" in c][1]])
+    for needed in (
+        "binder/requirements.in",
+        f"-c {LOCK.relative_to(ROOT)}",
+        f"--python-version {image_python()}",
+        "--python-platform linux",
+    ):
+        assert needed in image, f"make lock's compile of the image lacks {needed!r}: {image}"
 
 
 def chart_dir() -> Path:
@@ -264,12 +399,8 @@ def test_the_locked_jsonschema_builds_no_iri_parsers_at_import():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.stdout.strip() == "False", result.stdout + result.stderr
     # every file that installs a class's servers holds it back, the image's included
-    for where in ("binder/environment.yml", "deploy/jupyterhub/requirements.txt"):
-        spec = (
-            binder_environment()["jsonschema"]
-            if where.startswith("binder")
-            else requirements(DEPLOY / "requirements.txt")["jsonschema"]
-        ).specifier
+    for where in (BINDER / "requirements.txt", DEPLOY / "requirements.txt"):
+        spec = requirements(where)["jsonschema"].specifier
         assert not spec.contains("4.25.1") and spec.contains(str(locked("jsonschema"))), where
 
 
