@@ -897,3 +897,28 @@ def test_the_teaching_guides_capacity_is_the_class_measured_since_the_page_draws
     tables = re.findall(r"(?:^\|.*\|\n)+", section, re.M)
     assert len(tables) == 1, f"{guide}: capacity is one table, found {len(tables)}"
     assert not re.search(r"2026-12-0[1-3]", section), f"{guide}: an earlier run in {heading}"
+
+
+@pytest.mark.parametrize(
+    ("edition", "page"), [(None, "notebooks"), ("en", "notebooks"), ("zh", "notebooks/zh")]
+)
+def test_one_machine_lands_on_the_start_page_of_the_edition_asked_for(tmp_path, edition, page):
+    c = load_hub_config(tmp_path, ATTNLIB_EDITION=edition)
+    urlpath = parse_qs(urlsplit(c.Spawner.default_url).query)["urlpath"][0]
+    assert urlpath == f"lab/tree/attnlib-course/{page}/00_start_here.ipynb"
+    assert (ROOT / page / "00_start_here.ipynb").is_file()
+
+
+def test_one_machine_refuses_an_edition_the_course_has_not(tmp_path):
+    with pytest.raises(ValueError, match=r"ATTNLIB_EDITION=xx is not an edition.*'en', 'zh'"):
+        load_hub_config(tmp_path, ATTNLIB_EDITION="xx")
+
+
+def test_every_route_s_chinese_landing_page_is_the_one_the_teaching_guides_give():
+    # the Kubernetes value a teacher types, in both guides, is the page the chart would open
+    page = "/lab/tree/attnlib-course/notebooks/zh/00_start_here.ipynb"
+    for guide in ("docs/teaching.md", "docs/zh/teaching.md"):
+        text = (ROOT / guide).read_text(encoding="utf-8")
+        assert page in re.sub(r"\s+", "", text), f"{guide} does not give {page}"
+    values = (DEPLOY / "z2jh-values.yaml").read_text(encoding="utf-8")
+    assert page.replace("/zh/", "/") in values  # the English default the guides change

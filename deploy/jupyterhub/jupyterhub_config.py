@@ -71,7 +71,21 @@ if not COURSE_REPO or "example.edu" in COURSE_REPO:
     )
 COURSE_BRANCH = os.environ.get("ATTNLIB_COURSE_BRANCH", "main")
 COURSE_DIR = "attnlib-course"  # where the course lands, relative to the server root (home)
-FIRST_NOTEBOOK = f"{COURSE_DIR}/notebooks/00_start_here.ipynb"
+# The landing page: the start page of the edition ATTNLIB_EDITION names (en by default;
+# zh: notebooks/zh/00_start_here.ipynb), its folder read from attnlib's list of editions
+# (attnlib/i18n/languages.py, as the Makefile and TLJH's setup.sh read it). An edition
+# the course has not stops the hub here, before any student is sent to a missing page.
+sys.path.insert(0, str(REPO / "attnlib" / "i18n"))  # the records only: no attnlib import
+from languages import edition  # noqa: E402
+
+EDITION = os.environ.get("ATTNLIB_EDITION", "en")
+try:
+    _record = edition(EDITION)
+except ValueError as error:
+    raise ValueError(
+        f"ATTNLIB_EDITION={EDITION} is not an edition of the course: {error}"
+    ) from None
+FIRST_NOTEBOOK = f"{COURSE_DIR}/{_record.notebooks}/00_start_here.ipynb"
 
 
 def course_link(notebook: str = FIRST_NOTEBOOK) -> str:
