@@ -35,7 +35,7 @@ from .maths.validation import set_translator
 from .pictures.fonts import plain_figure_fonts
 
 _moved.install()
-set_translator(tr)  # the maths' error messages in the learner's language
+set_translator(tr, get_language)  # the maths' errors and toy sentence in the learner's language
 del set_translator, tr
 
 __version__ = "0.2.0"

@@ -271,3 +271,78 @@ def test_multi_head_weights_have_the_stated_variance():
 def test_toy_multi_head_bad_arguments(kwargs, error, fragment):
     with pytest.raises(error, match=__import__("re").escape(fragment)):
         attnlib.toy_multi_head(**kwargs)
+
+
+# --- the Chinese edition's sentence (issue 34) ---
+
+
+def pattern(words) -> list[list[int]]:
+    """For each position, the positions of the same word: the sentence's equality pattern."""
+    return [[j for j, other in enumerate(words) if other == word] for word in words]
+
+
+@pytest.fixture
+def chinese(english_afterwards):  # tests/conftest.py puts English back
+    attnlib.set_language("zh")
+
+
+def test_the_chinese_sentence_repeats_exactly_where_the_english_repeats():
+    assert len(data.SENTENCE_ZH) == len(data.SENTENCE_EN) == 64
+    assert pattern(data.SENTENCE_ZH) == pattern(data.SENTENCE_EN)
+    assert len(set(data.SENTENCE_ZH)) == len(data.VOCABULARY_ZH) == 45
+    # a bijection: each Chinese token stands for one English word, row for row
+    pairs = set(zip(data.SENTENCE_EN, data.SENTENCE_ZH, strict=True))
+    assert len(pairs) == 45
+    for v, word in enumerate(data.VOCABULARY_EN):
+        assert (word, data.VOCABULARY_ZH[v]) in pairs
+    assert not set(data.VOCABULARY_ZH) & set(data.VOCABULARY_EN)
+    assert data.SENTENCE_ZH[:6] == ("小", "猫", "追", "着", "小", "老鼠")
+
+
+def test_the_sentence_and_vocabulary_follow_the_language(chinese):
+    assert data.SENTENCE == data.SENTENCE_ZH and data.VOCABULARY == data.VOCABULARY_ZH
+    assert data.tokens(6) == ("小", "猫", "追", "着", "小", "老鼠")
+    assert data.tokens(66)[64:] == ("小", "猫")  # past 64 it starts again
+    assert attnlib.toy_example(n=4).tokens == data.tokens(4)
+    assert attnlib.toy_multi_head(n=5).tokens == data.tokens(5)
+    assert data.hand_example().tokens == ("猫", "追", "老鼠")
+    assert data.local(("the", "cat", "mat")) == ("小", "猫", "老鼠")
+    from attnlib.data import VOCABULARY  # read now, in Chinese
+
+    assert VOCABULARY[data.VOCABULARY_EN.index("the")] == "小"
+    attnlib.set_language("en")
+    assert data.SENTENCE == data.SENTENCE_EN and data.VOCABULARY == data.VOCABULARY_EN
+    assert data.tokens(6) == ("the", "cat", "sat", "on", "the", "mat")
+    assert data.hand_example().tokens == ("cats", "chase", "mice")
+    assert {"SENTENCE", "VOCABULARY"} <= set(dir(data))
+    with pytest.raises(AttributeError, match="VOCABULARIE"):
+        data.VOCABULARIE  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{}, {"n": 64, "d": 16, "d_k": 8, "seed": 3}, {"n": 70, "d_v": 2, "seed": 99}]
+)
+def test_the_chinese_example_has_the_english_numbers(kwargs):
+    english = attnlib.toy_example(**kwargs)
+    attnlib.set_language("zh")
+    try:
+        chinese = attnlib.toy_example(**kwargs)
+        heads = attnlib.toy_multi_head(heads=3, **kwargs)
+        hand = data.hand_example()
+    finally:
+        attnlib.set_language("en")
+    for name in ("X", "W_Q", "W_K", "W_V"):
+        np.testing.assert_array_equal(getattr(chinese, name), getattr(english, name))
+    assert pattern(chinese.tokens) == pattern(english.tokens)
+    assert all(t in data.VOCABULARY_ZH for t in chinese.tokens)
+    np.testing.assert_array_equal(heads.W_O, attnlib.toy_multi_head(heads=3, **kwargs).W_O)
+    np.testing.assert_array_equal(hand.X, data.hand_example().X)
+
+
+def test_embed_takes_english_or_chinese_words():
+    table = data.embedding_table(d=6, seed=4)
+    english = data.embed(data.SENTENCE_EN, table)
+    np.testing.assert_array_equal(data.embed(data.SENTENCE_ZH, table), english)
+    np.testing.assert_array_equal(data.embed(["小", "cat", "追"], table), english[:3])
+    with pytest.raises(ValueError, match="words not in the vocabulary: \\['大'\\]"):
+        data.embed(["小", "大"], table)

@@ -220,6 +220,33 @@ def test_a_learner_s_chinese_tokens_draw_from_the_shipped_font(subset_only, recw
         assert set(drawn_by(label).values()) == {ours}, drawn_by(label)
 
 
+def test_the_chinese_toy_sentence_draws_from_the_shipped_font(subset_only, recwarn):
+    # Notebook 02's table of the 45 tokens and notebook 00's first picture, in Chinese:
+    # the tokens, the punctuation tokens (，。：……) too, from the subset, no empty box.
+    from attnlib import data
+    from attnlib.pictures.panel import Panel
+
+    cmap = TTFont(fonts.font_file(ZH_FONT))["cmap"].getBestCmap()
+    assert not [
+        c for c in "".join(data.SENTENCE_ZH + data.hand_example().tokens) if ord(c) not in cmap
+    ]
+    E = data.embedding_table(d=8, seed=0)
+    ex = toy_example()
+    figures = [
+        plotting.plot_panels([Panel(matrix=E, title="E", row_labels=data.VOCABULARY)]),
+        plotting.plot_attention(self_attention(*ex[1:]), ex.tokens),
+    ]
+    ours = fonts.font_file(ZH_FONT).name
+    for fig in figures:
+        fig.canvas.draw()
+        labels = [t for t in fig.axes[0].get_yticklabels() if t.get_text()]
+        assert len(labels) >= 6 and {t.get_text() for t in labels} <= set(data.VOCABULARY)
+        for label in labels:
+            assert set(drawn_by(label).values()) == {ours}, drawn_by(label)
+    assert [t.get_text() for t in figures[1].axes[0].get_yticklabels()] == list(ex.tokens)
+    assert not missing_glyphs(recwarn), missing_glyphs(recwarn)
+
+
 def test_plain_matplotlib_text_in_chinese_draws_after_set_language(subset_only, recwarn):
     import matplotlib.pyplot as plt
 

@@ -114,7 +114,7 @@ def test_explorer_controls_speak_chinese_but_keep_their_names_and_values(recwarn
     e.heads.value = 2
     e.select((3, 1))
     assert e.shown.summary.count("头 0（共 2 个）") == 1  # the summary line names the head
-    assert "查询 i = 3 'on'，键 j = 1 'cat'" in html.unescape(e.details)
+    assert "查询 i = 3 '着'，键 j = 1 '猫'" in html.unescape(e.details)  # Chinese tokens
     titles = [p.title for p in e.shown.panels]
     assert titles and all(CJK.search(t) for t in titles), titles
     e._repr_mimebundle_()  # the PNG drawn where no widgets run: every character has a glyph

@@ -28,9 +28,11 @@ name (MultiHead, ValueError), a name just before ``(`` or ``=``; or listed in
 ALLOWED (units, library names, the chapter's model names, Block). A quoted or
 bracketed single word is a token, a literal, an argument or the English the glossary
 keeps in brackets: 'the', 'none', softmax(scores), 查询向量（Query）, 独热（one-hot）.
-A word of the course's toy sentences is allowed where it is a token: in a line with
-no other English word (a tick label, the example sentence, a token named in a
-Chinese sentence), not inside English.
+The Chinese edition's toy sentence is Chinese (attnlib.data.SENTENCE_ZH), so an
+English toy word ('the', 'cat') is a finding like any other. A caller may still
+name English tokens (`tokens`): such a word is allowed where it is a token, in a
+line with no other English word (a tick label, a sentence of tokens, a token named
+in a Chinese sentence), not inside English.
 """
 
 from __future__ import annotations
@@ -168,13 +170,6 @@ def read_records(path: Path) -> list[dict]:
 # ----------------------------------------------------------------------------- which words
 
 
-def toy_tokens() -> frozenset[str]:
-    """The words of the course's toy sentences (attnlib.data), which are tokens, not prose."""
-    from attnlib import data
-
-    return frozenset(data.VOCABULARY) | frozenset(data.hand_example().tokens)
-
-
 @functools.cache
 def class_names() -> frozenset[str]:
     """attnlib's classes (Params, History, Attention ...): code names, also when printed."""
@@ -249,7 +244,7 @@ def is_code(word: str, *, before_call: bool) -> bool:
     )
 
 
-def english_words(text: str, tokens: frozenset[str] | None = None) -> list[str]:
+def english_words(text: str, tokens: frozenset[str] = frozenset()) -> list[str]:
     """The English words in one shown text (a label, a printed line, a caption).
 
     Examples
@@ -263,7 +258,6 @@ def english_words(text: str, tokens: frozenset[str] | None = None) -> list[str]:
     >>> english_words(r"$e^{\\text{difference}}$ 的和")
     ['difference']
     """
-    tokens = toy_tokens() if tokens is None else tokens
     words = []  # (word, is it a toy token?) for each word that is not code or allowed
     for match in WORD.finditer(plain(text)):
         word = match.group("word")
@@ -317,9 +311,8 @@ def code_cells(nb) -> dict[str, int]:
     return {cell_key(c.source): k for k, c in enumerate(nb.cells) if c.cell_type == "code"}
 
 
-def findings(name: str, nb, records: Iterable[dict], tokens=None) -> list[Finding]:
+def findings(name: str, nb, records: Iterable[dict], tokens=frozenset()) -> list[Finding]:
     """Every English word of notebook `name`: its outputs (`nb`) and the kernel's records."""
-    tokens = toy_tokens() if tokens is None else tokens
     seen: list[tuple[int, str, str]] = []
     for k, cell in enumerate(nb.cells):
         if cell.cell_type == "code":

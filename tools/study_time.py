@@ -14,6 +14,8 @@ A code cell that calls ``check_prediction_*`` is a prediction; one that calls an
 other ``check_*`` is an exercise (each counts once, on top of its 1 as a code
 cell). Chinese prose is read by characters: a Chinese character counts 1/250 of
 a minute, and the Latin words between them (names, formulas) 1/100 as in English.
+Chinese punctuation counts as characters, the quotation marks “” too (they sit in
+Unicode's general punctuation): a quoted token such as “猫” is Chinese, not Latin words.
 
 A **deeper** section starts at a markdown heading of level ## or ### whose text
 begins with its edition's ``deeper`` words (attnlib/i18n/languages.py: ``Deeper · 深入:``
@@ -42,7 +44,7 @@ PER_CODE_CELL, PER_EXERCISE, PER_PREDICTION = 1, 4, 2
 DEEPER = tuple(language.deeper for language in EDITIONS.values())
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
-CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+CJK = re.compile(r"[\u201c\u201d\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 PREDICTION = re.compile(r"\bcheck_prediction_\w+\s*\(")
 EXERCISE = re.compile(r"\bcheck_(?!prediction_)\w+\s*\(")
 

@@ -21,6 +21,15 @@ Multi-head weights (`toy_multi_head`) give each head its own stream too,
 ``default_rng([seed, stream, h])``, except head 0, which reuses the
 single-head stream: one head is exactly `toy_example`, and adding heads
 leaves the earlier heads as they were.
+
+The sentence speaks the learner's language (``attnlib.set_language``): the
+Chinese edition's is SENTENCE_ZH, whose tokens repeat exactly where the English
+words repeat (token i equals token j if and only if word i equals word j). So
+each Chinese token stands for one English word and takes that word's row of the
+embedding table, and every X, Q, K, V, score and weight is the same number in
+both editions. ``data.SENTENCE`` and ``data.VOCABULARY`` are looked
+up at each use (a module ``__getattr__``), so that the notebooks' code reads
+the same in both editions; `sentence` and `vocabulary` say so in code.
 """
 
 from __future__ import annotations
@@ -30,11 +39,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .validation import as_size, tr
+from .validation import as_size, language, tr
 
 # Our own sentence: 64 words, with repeats ("the", "it", "attention", ...) so
 # that a learner can see that a repeated word gets the very same row of X.
-SENTENCE: tuple[str, ...] = tuple(
+SENTENCE_EN: tuple[str, ...] = tuple(
     """the cat sat on the mat because it was warm and the dog watched it
     from the door while rain fell on the roof so every word in this line
     can look at every other word and decide which ones matter for its own
@@ -42,8 +51,38 @@ SENTENCE: tuple[str, ...] = tuple(
     the cat sleeps on the warm mat""".split()
 )
 
-#: Sorted distinct words of SENTENCE: the embedding table has one row per word, in this order.
-VOCABULARY: tuple[str, ...] = tuple(sorted(set(SENTENCE)))
+# The Chinese edition's sentence, a puzzle rather than a translation: 64 tokens
+# that repeat where the English words repeat ("the" seven times: 小; "cat": 猫; "on":
+# 着; "and": the comma; "while": the full stop ...), read as Chinese:
+# 小猫追着小老鼠沾了一身灰，小狗看见了这个小花脸。窗外下着小雨……这句中每个词元都能
+# 看到这整句，决定把目光放在哪儿：注意力机制把它们各自的选择在一次计算中同时完成。
+# 小猫惦记着小灰老鼠
+SENTENCE_ZH: tuple[str, ...] = tuple(
+    """小 猫 追 着 小 老鼠 沾 了 一身 灰 ， 小 狗 看见 了 这个 小 花脸 。
+    窗外 下 着 小 雨 …… 这 句 中 每个 词元 都 能 看到 这 整 句 ，
+    决定 把 目光 放 在 哪儿 ： 注意力机制 把 它们 各自 的 选择 在 一次 计算 中 同时 完成 。
+    小 猫 惦记 着 小 灰 老鼠""".split()
+)
+
+#: Sorted distinct words of SENTENCE_EN: row v of the embedding table is word VOCABULARY_EN[v].
+VOCABULARY_EN: tuple[str, ...] = tuple(sorted(set(SENTENCE_EN)))
+
+#: language code -> its toy sentence; a language without one shows the English.
+SENTENCES: dict[str, tuple[str, ...]] = {"en": SENTENCE_EN, "zh": SENTENCE_ZH}
+
+#: language code -> its vocabulary, in the English rows' order: row v of the
+#: embedding table is VOCABULARY_EN[v] and its translation VOCABULARIES[code][v].
+VOCABULARIES: dict[str, tuple[str, ...]] = {
+    code: tuple(dict(zip(SENTENCE_EN, words, strict=True))[w] for w in VOCABULARY_EN)
+    for code, words in SENTENCES.items()
+}
+VOCABULARY_ZH: tuple[str, ...] = VOCABULARIES["zh"]
+
+# The three tokens of `hand_example`, in each language.
+_HAND_TOKENS = {"en": ("cats", "chase", "mice"), "zh": ("猫", "追", "老鼠")}
+
+# Any language's word -> its row of the embedding table: `embed` takes either.
+_ROW = {word: v for words in VOCABULARIES.values() for v, word in enumerate(words)}
 
 _STREAM = {"embedding": 0, "W_Q": 1, "W_K": 2, "W_V": 3, "W_O": 4}
 MAX_SEED = 2**32 - 1
@@ -90,8 +129,68 @@ class MultiHeadExample(NamedTuple):
     heads: int
 
 
+def sentence() -> tuple[str, ...]:
+    """The toy sentence in the learner's language: SENTENCE_EN, or SENTENCE_ZH in Chinese.
+
+    ``attnlib.data.SENTENCE`` is the same, looked up when it is read.
+
+    Examples
+    --------
+    >>> " ".join(sentence()[:6])
+    'the cat sat on the mat'
+    """
+    return SENTENCES.get(language(), SENTENCE_EN)
+
+
+def vocabulary() -> tuple[str, ...]:
+    """The vocabulary in the learner's language: row v of the embedding table is word v.
+
+    In English the sorted distinct words of the sentence (VOCABULARY_EN); in
+    another language their translations, in the same order (so that a word
+    and its translation share a row). ``attnlib.data.VOCABULARY`` is the same.
+
+    Examples
+    --------
+    >>> len(vocabulary()), vocabulary()[:3]
+    (45, ('and', 'at', 'attention'))
+    """
+    return VOCABULARIES.get(language(), VOCABULARY_EN)
+
+
+def local(words) -> tuple[str, ...]:
+    """English toy words as the learner's language says them (each word's translation).
+
+    For code that names toy words, such as the exercises' checks: the words
+    take the same rows of the embedding table in every language.
+
+    Examples
+    --------
+    >>> local(("the", "cat"))
+    ('the', 'cat')
+    """
+    v = vocabulary()
+    return tuple(v[VOCABULARY_EN.index(w)] for w in words)
+
+
+def __getattr__(name: str):
+    # data.SENTENCE and data.VOCABULARY follow the language each time they are read
+    if name == "SENTENCE":
+        return sentence()
+    if name == "VOCABULARY":
+        return vocabulary()
+    raise AttributeError(
+        tr("module {module!r} has no attribute {name!r}", module=__name__, name=name)
+    )
+
+
+def __dir__():
+    return sorted([*globals(), "SENTENCE", "VOCABULARY"])
+
+
 def tokens(n: int) -> tuple[str, ...]:
-    """The first `n` words of the built-in sentence (it repeats past its 64 words).
+    """The first `n` tokens of the toy sentence (it repeats past its 64 tokens).
+
+    In the learner's language: `sentence`.
 
     Examples
     --------
@@ -99,11 +198,12 @@ def tokens(n: int) -> tuple[str, ...]:
     ('the', 'cat', 'sat', 'on', 'the', 'mat')
     """
     n = as_size("n", n)
-    return tuple(SENTENCE[i % len(SENTENCE)] for i in range(n))
+    words = sentence()
+    return tuple(words[i % len(words)] for i in range(n))
 
 
 def embedding_table(d: int = 8, seed: int = 0) -> np.ndarray:
-    """The seeded embedding table, one row of length `d` per word of VOCABULARY.
+    """The seeded embedding table, one row of length `d` per word of the vocabulary.
 
     Entries are standard normal, so each coordinate of x_i has variance 1.
     Column c is the same for every d > c: a smaller table is the first
@@ -111,24 +211,27 @@ def embedding_table(d: int = 8, seed: int = 0) -> np.ndarray:
 
     Returns
     -------
-    ndarray, shape (len(VOCABULARY), d)
+    ndarray, shape (len(VOCABULARY_EN), d)
+        Row v is the vector of VOCABULARY_EN[v] and of its translations.
     """
     d = as_size("d", d)
     seed = _as_seed(seed)
     rng = np.random.default_rng([seed, _STREAM["embedding"]])
     # One column after another from the stream, so that column c does not depend on d.
-    return np.ascontiguousarray(rng.standard_normal((d, len(VOCABULARY))).T)  # (d, V).T -> (V, d)
+    V = len(VOCABULARY_EN)
+    return np.ascontiguousarray(rng.standard_normal((d, V)).T)  # (d, V).T -> (V, d)
 
 
 def embed(words, table: np.ndarray) -> np.ndarray:
     """Look each word up in `table`: row i of the result is the row of word i.
 
+    The words may be English or Chinese: a word and its translation share a row.
+
     Returns
     -------
     ndarray, shape (n, d)
     """
-    index = {word: v for v, word in enumerate(VOCABULARY)}
-    unknown = [w for w in words if w not in index]
+    unknown = [w for w in words if w not in _ROW]
     if unknown:
         raise ValueError(
             tr(
@@ -136,7 +239,7 @@ def embed(words, table: np.ndarray) -> np.ndarray:
                 unknown=unknown,
             )
         )
-    return table[[index[w] for w in words]]  # (n,) lookups into (V, d) -> (n, d)
+    return table[[_ROW[w] for w in words]]  # (n,) lookups into (V, d) -> (n, d)
 
 
 def toy_example(
@@ -266,6 +369,8 @@ def _weights(key: list[int], d: int, width: int) -> np.ndarray:
 def hand_example() -> Example:
     """Three tokens and small whole numbers: self-attention with pencil and paper.
 
+    The tokens are *cats chase mice*, in Chinese 猫 追 老鼠.
+
     n = 3 tokens, d = 4, d_k = 4 (so √d_k = 2) and d_v = 2. X holds 0s and
     1s and the W hold -1, 0 and 1, so every entry of Q, K and V is a small
     integer and every scaled score is a multiple of 0.5. The numbers were
@@ -315,4 +420,4 @@ def hand_example() -> Example:
         [[1, 1, 0, 0], [-1, 0, 1, -1], [0, 0, 0, 1], [1, 0, 1, 0]], dtype=float
     )  # (d, d_k) = (4, 4)
     W_V = np.array([[0, 0], [1, 0], [1, 0], [0, 1]], dtype=float)  # (d, d_v) = (4, 2)
-    return Example(("cats", "chase", "mice"), X, W_Q, W_K, W_V)
+    return Example(_HAND_TOKENS.get(language(), _HAND_TOKENS["en"]), X, W_Q, W_K, W_V)

@@ -3,7 +3,9 @@ float arrays here, so a bad argument is named before numpy sees it.
 
 The messages read in the learner's language, but the maths does not import the
 language module (i18n sits above it): attnlib/__init__.py hands :func:`tr` its
-translator, i18n.tr, with :func:`set_translator`. Until then, English."""
+translator, i18n.tr, and :func:`language` the question "which language?",
+i18n.get_language, with :func:`set_translator`. Until then, English. The toy
+data (:mod:`.data`) asks :func:`language` which sentence to give."""
 
 from __future__ import annotations
 
@@ -15,9 +17,19 @@ import numpy as np
 _translator: dict[str, Callable[..., str]] = {}
 
 
-def set_translator(translator: Callable[..., str]) -> None:
-    """Make :func:`tr` translate through `translator` (attnlib.i18n.tr)."""
+def set_translator(
+    translator: Callable[..., str], language: Callable[[], str] | None = None
+) -> None:
+    """Make :func:`tr` translate through `translator` (attnlib.i18n.tr), and
+    :func:`language` answer with `language` (attnlib.i18n.get_language)."""
     _translator["tr"] = translator
+    if language is not None:
+        _translator["language"] = language
+
+
+def language() -> str:
+    """The learner's language code: ``"en"`` until attnlib hands its setting down."""
+    return _translator["language"]() if "language" in _translator else "en"
 
 
 def tr(text: str, /, **values) -> str:

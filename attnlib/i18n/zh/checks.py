@@ -87,9 +87,8 @@ MESSAGES = {
     "you returned the first {n} rows of the table, not the rows of the {n} words": (
         "你返回的是表的前 {n} 行，而不是这 {n} 个词各自的行"
     ),
-    "passed: {n} words looked up, X has shape ({n}, {d}), and the two 'the' rows are identical": (
-        "通过：查到了 {n} 个词，X 的形状是 ({n}, {d})，两个 'the' 的行完全相同"
-    ),
+    "passed: {n} words looked up, X has shape ({n}, {d}), and the two {word!r} rows "
+    "are identical": ("通过：查到了 {n} 个词，X 的形状是 ({n}, {d})，两个 {word!r} 的行完全相同"),
     "start from np.zeros((len(words), len(VOCABULARY))) "
     "and set one_hot[i, VOCABULARY.index(word)] = 1": (
         "先建 np.zeros((len(words), len(VOCABULARY)))，再令 one_hot[i, VOCABULARY.index(word)] = 1"
@@ -376,13 +375,12 @@ MESSAGES = {
     ),
     "token {first} is {word!r} too, so both tokens share one row, but rows are "
     "numbered by the vocabulary (sorted words): VOCABULARY.index({word!r}) = {right}": (
-        "第 {first} 个词元也是 {word!r}，两者确实共用一行，但行号按词表（排好序的词）编排："
+        "第 {first} 个词元也是 {word!r}，两者确实共用一行，但行号是词在词表里的编号："
         "VOCABULARY.index({word!r}) = {right}"
     ),
     "{v} is the position in the sentence; the table is indexed by the vocabulary "
     "(sorted words): VOCABULARY.index({word!r}) = {right}": (
-        "{v} 是它在句子里的位置；表是按词表（排好序的词）索引的："
-        "VOCABULARY.index({word!r}) = {right}"
+        "{v} 是它在句子里的位置；表的行号是词在词表里的编号：VOCABULARY.index({word!r}) = {right}"
     ),
     "row {v} is {other!r}; the row of {word!r} is VOCABULARY.index({word!r})": (
         "第 {v} 行是 {other!r}；{word!r} 所在的行是 VOCABULARY.index({word!r})"

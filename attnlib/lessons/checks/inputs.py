@@ -14,7 +14,7 @@ import numpy as np
 
 from ...i18n import tr
 from ...maths.core import attention, self_attention
-from ...maths.data import VOCABULARY, embed, embedding_table
+from ...maths.data import embed, embedding_table, local, vocabulary
 from .runner import Failure, call, check, close, compare, expect_array, expect_value
 
 
@@ -179,13 +179,13 @@ def check_embedding_lookup(func: Callable) -> str:
     ✗ check_embedding_lookup: you returned the first 7 rows of the table, not the rows of the 7 words
       Hint: the table's rows follow the order of VOCABULARY: find each word's row with VOCABULARY.index(word)
     """  # noqa: E501
-    words = ("sat", "on", "the", "mat", "because", "the", "cat")  # "the" twice
+    words = local(("sat", "on", "the", "mat", "because", "the", "cat"))  # "the" twice
     table = embedding_table(d=5, seed=7)  # (n_vocab, d)
     n, d = len(words), table.shape[1]
     what = tr(
         "the words {words!r} (vocabulary of {size} words, d = {d})",
         words=" ".join(words),
-        size=len(VOCABULARY),
+        size=len(vocabulary()),
         d=d,
     )
     hint = tr(
@@ -206,9 +206,11 @@ def check_embedding_lookup(func: Callable) -> str:
         )
     compare(got, expected, what, hint)
     return tr(
-        "passed: {n} words looked up, X has shape ({n}, {d}), and the two 'the' rows are identical",
+        "passed: {n} words looked up, X has shape ({n}, {d}), and the two {word!r} rows "
+        "are identical",
         n=n,
         d=d,
+        word=words[2],
     )
 
 
@@ -236,8 +238,8 @@ def check_one_hot(func: Callable) -> str:
     >>> check_one_hot(my_one_hot)
     ✓ check_one_hot: passed: the one-hot matrix has shape (5, 45), one 1 per row, and one_hot @ table equals the lookup
     """  # noqa: E501
-    words = ("it", "was", "warm", "it", "was")
-    n, size = len(words), len(VOCABULARY)
+    words = local(("it", "was", "warm", "it", "was"))
+    n, size = len(words), len(vocabulary())
     hint = tr(
         "start from np.zeros((len(words), len(VOCABULARY))) "
         "and set one_hot[i, VOCABULARY.index(word)] = 1"

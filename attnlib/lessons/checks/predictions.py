@@ -46,7 +46,7 @@ import numpy as np
 
 from ...i18n import tr
 from ...maths.core import attention, self_attention
-from ...maths.data import VOCABULARY, embedding_table, toy_example
+from ...maths.data import embedding_table, toy_example, vocabulary
 from .reading import as_index, as_number, as_shape, written, wrong
 from .runner import Failure, check
 
@@ -271,7 +271,7 @@ def check_prediction_X_shape(answer: tuple[int, ...], n: int = 6, d: int = 8) ->
     """
     shape = as_shape(answer)
     right = toy_example(n=n, d=d).X.shape
-    V = len(VOCABULARY)
+    V = len(vocabulary())
     if shape == right:
         return tr("right: {right}, one row of length d = {d} per token", right=right, d=d)
     said = tr(
@@ -326,7 +326,7 @@ def check_prediction_embedding_row(answer: int, i: int = 4) -> str:
     word = ex.tokens[i]
     table = embedding_table()  # (V, d), the table toy_example looks X up in
     right = int(np.flatnonzero((table == ex.X[i]).all(axis=1))[0])
-    v = as_index(answer, len(VOCABULARY))
+    v = as_index(answer, len(vocabulary()))
     first = ex.tokens.index(word)
     if v == right:
         extra = (
@@ -367,7 +367,7 @@ def check_prediction_embedding_row(answer: int, i: int = 4) -> str:
         why = tr(
             "row {v} is {other!r}; the row of {word!r} is VOCABULARY.index({word!r})",
             v=v,
-            other=VOCABULARY[v],
+            other=vocabulary()[v],
             word=word,
         )
     step = tr(
