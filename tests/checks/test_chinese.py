@@ -59,6 +59,14 @@ SAMPLE = {
         lambda: checks.check_prediction_alpha(0.37, reveal=True),  # α_12 = 0.366
         lambda: checks.check_prediction_alpha(0.5, reveal=True),
     ),
+    "projections (a fused product)": (
+        lambda: checks.check_prediction_fused_shape(((5, 9), [3, 4, 5])),
+        lambda: checks.check_prediction_fused_shape(((5, 9), [0, 1, 2]), reveal=True),
+    ),
+    "weights (a temperature)": (
+        lambda: checks.check_prediction_temperature("flatter"),
+        lambda: checks.check_prediction_temperature("sharper", reveal=True),
+    ),
     "learned": (
         lambda: checks.check_softmax_backward(solutions.my_softmax_backward),
         lambda: checks.check_loss_gradient(

@@ -176,18 +176,22 @@ def test_check_pick_bad_predictions(seq, prediction, words):
 # --- predictions of notebook 06 ------------------------------------------------
 
 
-def test_uniform_loss_is_log_10_and_a_first_miss_gets_the_step_only():
+def test_uniform_loss_is_log_10_and_a_first_miss_gets_the_slip_only():
     check = checks.check_prediction_uniform_loss
     passes(check(2.3))
     passes(check(np.log(10)))
     passes(check(np.log(4), n_values=4))
     check.reset()
     first = check(0.1)
-    fails_with(first, "not right yet", "minus its natural log")
+    fails_with(first, "not right yet", "0.1 is the probability", "minus its log")
     assert "2.303" not in str(first)  # no answer on the first try
     fails_with(check(0.1), "2.303", "0.1 is the probability")
     fails_with(check(1.0, reveal=True), "log base 10")
+    fails_with(check(np.log2(10), reveal=True), "log base 2")
+    fails_with(check(-2.303, reveal=True), "sign is turned round")
     fails_with(check(5.0, reveal=True), "-log of the probability")
+    check.reset()
+    fails_with(check(5.0), "not right yet", "minus its natural log")  # no slip: the step
     fails_with(check(...), "not written a prediction")
     fails_with(check("2.3"), "not a number")
     check.reset()
@@ -211,7 +215,8 @@ def test_spread_growth_is_the_square_root_of_the_variance_growth():
     passes(checks.check_prediction_spread_growth(2))
     passes(checks.check_prediction_spread_growth(3, d_k_from=16, d_k_to=144))
     fails_with(checks.check_prediction_spread_growth(4, reveal=True), "2 times", "variance grows")
-    fails_with(checks.check_prediction_spread_growth(8, reveal=True), "square root")
+    fails_with(checks.check_prediction_spread_growth(8, reveal=True), "spread at one d_k")
+    fails_with(checks.check_prediction_spread_growth(3, reveal=True), "square root")
 
 
 def test_loss_gradient_prediction():

@@ -154,12 +154,16 @@ def test_split_and_merge_checks_fail_kindly():
     fails_with(checks.check_merge_heads(lambda parts: 1 / 0), "ZeroDivisionError")
 
 
-def test_a_first_wrong_zero_prediction_gets_the_step_not_the_zeros():
+def test_a_first_wrong_zero_prediction_gets_the_slip_not_the_zeros():
     check = checks.check_prediction_zero_weights
     check.reset()
     first = check(~causal_mask(5))
-    fails_with(first, "not right yet", "print the mask")
+    fails_with(first, "not right yet", "the causal triangle is right", "padded keys")
     assert "(0, 1)" not in str(first)
+    check.reset()
+    fails_with(check([(0, 4)]), "not right yet", "print the mask")  # no slip recognised: the step
+    check.reset()
+    check(~causal_mask(5))
     fails_with(check(~causal_mask(5)), "the zeros are at (0, 1)")  # the second try: the answer
     check.reset()
 
@@ -244,7 +248,8 @@ def test_dividing_by_the_whole_d_flattens():
         checks.check_prediction_wrong_d("sharper", reveal=True), "flatter", "√8 is larger than √2"
     )
     first = checks.check_prediction_wrong_d("unchanged")
-    fails_with(first, "not right yet", "shrinks every score")
+    fails_with(first, "not right yet", "not a factor", "changes every gap")
+    assert "flatter" not in str(first)
     checks.check_prediction_wrong_d.reset()
 
 

@@ -802,9 +802,6 @@ MESSAGES = {
         "掩码反过来以后，查询 i 只能看它后面的键（j > i）"
     ),
     "row {guess} still sees {count} keys": "第 {guess} 行仍然能看 {count} 个键",
-    "turned round, True means j > i: which query has no key after it?": (
-        "反过来以后，True 表示 j > i：哪个查询后面没有键？"
-    ),
     "your prediction {answer!r} is not four shapes": "你的预测 {answer!r} 不是四个形状",
     "write four shapes in order: [W_Q, Q of one head, Z, output], e.g. (3, 5) each": (
         "按顺序写四个形状：[W_Q, 一个头的 Q, Z, output]，每个形如 (3, 5)"
@@ -823,9 +820,6 @@ MESSAGES = {
         "Z 把各个头的输出并排拼在一起：n × (h · d_v)"
     ),
     "W_O maps each token back to width d: n × d": "W_O 把每个词元映射回维度 d：n × d",
-    "go through the formulas above one at a time: which sizes multiply?": (
-        "把上面的公式逐个过一遍：哪些维度相乘？"
-    ),
     "one head of width {d}: {one} numbers; {d} heads of width 1: {many}": (
         "一个维度为 {d} 的头：{one} 个数；{d} 个维度为 1 的头：{many} 个数"
     ),
@@ -900,12 +894,6 @@ MESSAGES = {
     "what does one row of X hold, and how many rows are there?": (
         "X 的每一行是哪个向量？一共有多少行？"
     ),
-    "the table's rows are numbered by the vocabulary, not by the position in the sentence": (
-        "表的行号按词表排，而不是按词在句子中的位置排"
-    ),
-    "each is X times a weight matrix: the rows come from X, the columns from W": (
-        "三者都是 X 乘以一个权重矩阵：行数来自 X，列数来自 W"
-    ),
     "redo it in three steps: the products q_{i}[c] k_{j}[c], their sum, then the scaling": (
         "分三步重算：先算各个乘积 q_{i}[c] k_{j}[c]，再求和，最后缩放"
     ),
@@ -916,9 +904,6 @@ MESSAGES = {
     "write the key's index instead, counting from 0": ("请写这个键的下标，从 0 开始数"),
     "compare the scores of row {i} with each other: the softmax keeps their order": (
         "把第 {i} 行的几个注意力分数相互比一比：softmax 不会让它们的大小顺序变化"
-    ),
-    "what does doubling do to the gaps between the scores, and the softmax sees only gaps": (
-        "分数翻倍后，两两之间的差会变成多少？softmax 只看这些差"
     ),
     "row {i}'s scores {row} minus their maximum {top:.4g} are {shifted}; their exps are {exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}": (
         "第 {i} 行的注意力分数 {row} 减去其中最大的 {top:.4g}，得到 {shifted}；它们的指数是 {exps}，总和 {total:.4g}，于是 {e_j:.4g} / {total:.4g} = {right:.4g}"
@@ -1070,4 +1055,334 @@ MESSAGES = {
         "np.exp(1000) 是 inf：在 np.exp 之前，每一行注意力分数可以减去什么而结果不变？"
     ),
     "for {what}, {said}": "对于 {what}，{said}",
+    # --- issue 33: a first wrong try names the slip, with no number of the answer ---
+    # 01-03: shapes, a count, a moved token, a table row
+    "a square matrix pairs a sequence with itself; here queries come from one "
+    "sequence and keys from the other": (
+        "方阵是一个序列与它自身配对；这里查询向量来自一个序列，键向量来自另一个"
+    ),
+    "rows and columns are the wrong way round: row i holds query i's scores against every key": (
+        "行和列弄反了：第 i 行是查询向量 i 对所有键向量的注意力分数"
+    ),
+    "that is how Q, K and V grow, one row per token; the scores pair every token "
+    "with every token: what happens to their rows, and to their columns?": (
+        "这是 Q、K、V 的增长方式：每个词元一行；注意力分数让每个词元与每个词元配对："
+        "它的行数会怎样变，列数又会怎样变？"
+    ),
+    "you read perm the other way round: perm[{i}] says which old token goes to "
+    "row {i}, not where token {i} goes": (
+        "你把 perm 读反了：perm[{i}] 说的是原来的哪个词元被放到第 {i} 行，而不是词元 {i} 去了哪里"
+    ),
+    "that is the embedding table, one row for each vocabulary word; "
+    "X holds only the rows of the sentence's tokens": (
+        "这是向量编码表，词表里每个词各占一行；X 只包含句子中各个词元的行"
+    ),
+    "token {first} is {word!r} too, so both tokens share one row, but that row is "
+    "numbered by the vocabulary (sorted words), not by a position in the sentence": (
+        "第 {first} 个词元也是 {word!r}，两者确实共用一行，但这一行的行号按词表"
+        "（排好序的词）编排，而不是按词在句子中的位置"
+    ),
+    "{v} is the position in the sentence; the table is indexed by the vocabulary "
+    "(sorted words): where does {word!r} stand in VOCABULARY?": (
+        "{v} 是它在句子里的位置；表是按词表（排好序的词）索引的：{word!r} 在 VOCABULARY 里排第几？"
+    ),
+    "row {v} is {other!r}, the word after {word!r}: rows count from 0, "
+    "and VOCABULARY.index({word!r}) = {right}": (
+        "第 {v} 行是 {other!r}，排在 {word!r} 后面的那个词：行号从 0 开始数，"
+        "而 VOCABULARY.index({word!r}) = {right}"
+    ),
+    "row {v} is {other!r}, not {word!r}: did you count the rows from 1? "
+    "Python counts them from 0": (
+        "第 {v} 行是 {other!r}，不是 {word!r}：你是不是从 1 开始数行号了？Python 从 0 开始数"
+    ),
+    "row {v} of the table is {other!r}, not {word!r}: the rows follow VOCABULARY, "
+    "whose words are sorted": (
+        "表的第 {v} 行是 {other!r}，不是 {word!r}：各行按 VOCABULARY 的顺序排列，而其中的词是排好序的"
+    ),
+    "{label}: that is {W}'s shape; {label} = X @ {W}: which factor gives "
+    "the rows, and which the columns?": (
+        "{label}：这是 {W} 的形状；{label} = X @ {W}：行数来自哪个因子，列数又来自哪个？"
+    ),
+    "{label}: that is X's shape; {label} = X @ {W} keeps X's rows but takes its columns from {W}": (
+        "{label}：这是 X 的形状；{label} = X @ {W} 保留 X 的行数，列数却来自 {W}"
+    ),
+    "{label}: rows are tokens: the first number counts the tokens": (
+        "{label}：行对应词元：第一个数是词元的个数"
+    ),
+    "{label}: each of Q, K, V is X times a weight matrix: the rows come from X, "
+    "the columns from W": ("{label}：Q、K、V 都是 X 乘以一个权重矩阵：行数来自 X，列数来自 W"),
+    # 04: a score, a variance, the winning key
+    "that is q_{i} · k_{j} before the scaling: the score still divides it by √d_k": (
+        "这是缩放之前的 q_{i} · k_{j}：注意力分数还要把它除以 √d_k"
+    ),
+    "you divided by d_k, not by √d_k: the scaling divides by the square root": (
+        "你除以的是 d_k，而不是 √d_k：缩放除的是平方根"
+    ),
+    "the sign is turned round: q_{i} · k_{j} = {working}": "符号反了：q_{i} · k_{j} = {working}",
+    "the sign is turned round: check the sign of each product q_{i}[c] k_{j}[c]": (
+        "符号反了：检查每个乘积 q_{i}[c] k_{j}[c] 的正负"
+    ),
+    "1 is the variance after dividing by √d_k; here q · k is not divided: "
+    "how do the variances of its d_k products combine?": (
+        "1 是除以 √d_k 之后的方差；这里的 q · k 没有除：它的 d_k 个乘积，方差合起来是多少？"
+    ),
+    "that is the standard deviation of q · k; the variance is its square": (
+        "这是 q · k 的标准差；方差是它的平方"
+    ),
+    "0 is the mean of q · k; its variance, the spread around that mean, adds up the "
+    "variances of its d_k = {d_k} products": (
+        "0 是 q · k 的均值；它的方差衡量的是围绕均值的离散程度，等于 d_k = {d_k} 个乘积的方差之和"
+    ),
+    "0 is the mean of q · k; the variance measures its spread around that mean": (
+        "0 是 q · k 的均值；方差衡量的是它围绕均值的离散程度"
+    ),
+    "a token does not always attend most to itself: q_{i} and k_{i} come from "
+    "different matrices (W_Q, W_K); compare the scores of row {i}": (
+        "词元并不总是最关注自己：q_{i} 和 k_{i} 来自不同的矩阵（W_Q 和 W_K）；"
+        "比一比第 {i} 行的注意力分数"
+    ),
+    "you read column {i}, the queries' scores against key {i}; query {i}'s own "
+    "scores are row {i}": (
+        "你看的是第 {i} 列，即各查询向量对键向量 {i} 的注意力分数；查询向量 {i} 自己的注意力分数在第 {i} 行"
+    ),
+    "key {j} has the smallest score of row {i}; {why}": (
+        "键向量 {j} 在第 {i} 行的注意力分数最小；{why}"
+    ),
+    "key {j} has the smallest score of row {i}: the softmax gives the largest weight "
+    "to the largest score": (
+        "键向量 {j} 在第 {i} 行的注意力分数最小：softmax 把最大的注意力权重给注意力分数最大的键向量"
+    ),
+    # 05: doubled scores, a weight, the exps, an output
+    "adding the same number to every score changes nothing, but doubling "
+    "multiplies: what does it do to the gaps s_j - s_k, the only thing the "
+    "softmax sees?": (
+        "给每个注意力分数加上同一个数不会有变化，但翻倍是乘法：它会让差 s_j - s_k 怎样变？"
+        "softmax 只看这些差"
+    ),
+    "a flatter row is what dividing the scores does (as √d_k does); doubling "
+    "multiplies them: what does that do to the gaps s_j - s_k?": (
+        "把注意力分数除以一个数（像 √d_k 那样）才会让一行更平缓；翻倍是乘法："
+        "它会让差 s_j - s_k 怎样变？"
+    ),
+    "look at this row's scores first: are any two of them different?": (
+        "先看看这一行的注意力分数：其中有没有两个不相等的？"
+    ),
+    "you normalised down column {j}; α sums to 1 along each row: divide by the sum "
+    "of row {i}'s exps": (
+        "你是沿第 {j} 列做的归一化；α 应当每一行之和为 1：要除以第 {i} 行所有 exp 之和"
+    ),
+    "1/{n_kv} holds only when all the scores of the row are equal; these differ": (
+        "只有这一行的注意力分数全部相等时，才会是 1/{n_kv}；而这里它们并不相等"
+    ),
+    "that is an exponential alone: it must still be divided by the row's sum of exps": (
+        "这只是一个指数：还要除以这一行所有 exp 之和"
+    ),
+    "you took the maximum minus each score; it is each score minus the maximum, "
+    "{shifted}, so that no exp exceeds 1: {exps}": (
+        "你算的是最大值减去每个分数；应当是每个分数减去最大值，即 {shifted}，"
+        "这样每个 exp 都不超过 1：{exps}"
+    ),
+    "you took the maximum minus each score; it is each score minus the maximum, "
+    "so that no exponential exceeds 1": (
+        "你算的是最大值减去每个分数；应当是每个分数减去最大值，这样每个指数都不超过 1"
+    ),
+    "you mixed with column {i} of α; z_{i} uses the weights of row {i}": (
+        "你用 α 的第 {i} 列做了混合；z_{i} 用的是第 {i} 行的注意力权重"
+    ),
+    "that is the plain average of the values; weigh each v_j by its weight α_{i}j": (
+        "这是值向量的平均，没有加权；每个 v_j 要按它的注意力权重 α_{i}j 加权"
+    ),
+    # 06: the untrained loss, the gradients' size, the spread, d loss / d logits
+    "that is log base 2 (bits); the loss is measured in nats, with the natural log": (
+        "这是以 2 为底的对数（比特）；损失以奈特为单位，用的是自然对数"
+    ),
+    "the sign is turned round: the log of a probability is negative, and the loss "
+    "is minus that log": ("符号反了：概率的对数是负的，而损失是这个对数取负"),
+    "a saturated softmax does pass back less to its scores, but that is one of two "
+    "effects. The gradient to W_Q also passes through q: how strongly does q · k "
+    "depend on q, compared with q · k / √d_k?": (
+        "饱和的 softmax 传回注意力分数的梯度确实更少，但这只是两种作用之一。"
+        "到达 W_Q 的梯度还要经过 q：与 q · k / √d_k 相比，q · k 随 q 变化的幅度有多大？"
+    ),
+    "the two layers differ only by one division, and the gradient to W_Q passes "
+    "through it: how strongly does q · k depend on q, compared with q · k / √d_k?": (
+        "两个层只差一次除法，而到达 W_Q 的梯度正要经过它：与 q · k / √d_k 相比，"
+        "q · k 随 q 变化的幅度有多大？"
+    ),
+    "{guess:g} is how much the variance grows, not the spread: how does a standard "
+    "deviation follow from a variance?": (
+        "{guess:g} 是方差增大的倍数，不是标准差的：标准差怎样由方差得到？"
+    ),
+    "{guess:g} is the spread at one d_k; the question is how many times the second "
+    "is the first: √{b} / √{a}": (
+        "{guess:g} 是某一个 d_k 下的标准差；问的是后者是前者的多少倍：√{b} / √{a}"
+    ),
+    "{guess:g} is the spread at one d_k; the question is how many times the spread "
+    "grows from the first d_k to the second": (
+        "{guess:g} 是某一个 d_k 下的标准差；问的是从第一个 d_k 到第二个，标准差变成多少倍"
+    ),
+    "that is p alone: p - one_hot(answer) also takes 1 away at the right value, "
+    "{p:g} - 1 = {a:g}": (
+        "这只是 p：p - one_hot(answer) 在正确的值处还要减去 1，即 {p:g} - 1 = {a:g}"
+    ),
+    "that is p alone, the same at every value: the formula's second term, "
+    "one_hot(answer), is missing at the right value": (
+        "这只是 p，每个值处都一样：公式的第二项 one_hot(answer) 在正确的值处漏掉了"
+    ),
+    "that is -one_hot(answer) alone: p = {p:g} is missing, at the answer and elsewhere": (
+        "这只是 -one_hot(answer)：正确答案处和其他位置都少了 p = {p:g}"
+    ),
+    "that is -one_hot(answer) alone: the formula's first term, p, is missing": (
+        "这只是 -one_hot(answer)：公式的第一项 p 漏掉了"
+    ),
+    # 07: masks, heads
+    "half of the entries would cut the diagonal in two; the whole diagonal is True "
+    "(each token sees itself): query i sees keys 0 … i, that is i + 1 of them": (
+        "一半的元素会把对角线劈成两半；而整条对角线都是 True（每个词元都能看到自己）："
+        "查询 i 能看键 0 … i，也就是 i + 1 个"
+    ),
+    "half of the entries would cut the diagonal in two; the whole diagonal is True, "
+    "since each token sees itself": (
+        "一半的元素会把对角线劈成两半；而整条对角线都是 True，因为每个词元都能看到自己"
+    ),
+    "under the causal mask row 0 sees only itself, but ~ turns every entry round: "
+    "row 0 now sees every key except itself": (
+        "在因果掩码下，第 0 行只看得到自己；但 ~ 会把每个元素都反过来："
+        "现在第 0 行能看到除自己以外的所有键"
+    ),
+    "row {guess} still sees the keys after it: turned round, True means j > i; "
+    "which query has no key after it?": (
+        "第 {guess} 行仍然能看它后面的键：反过来以后，True 表示 j > i；哪个查询后面没有键？"
+    ),
+    "{name}: rows and columns are the wrong way round": "{name}：行和列弄反了",
+    "W_Q: that is one head's block; W_Q holds every head's block side by side": (
+        "W_Q：这只是一个头的那一块；W_Q 把每个头的块并排放在一起"
+    ),
+    "Q_h: that is Q of all the heads together; one head takes only its own block": (
+        "Q_h：这是所有头合在一起的 Q；一个头只取属于它的那一块"
+    ),
+    "Z: that is one head's Z; Z joins the heads' outputs side by side": (
+        "Z：这只是一个头的 Z；Z 把各个头的输出并排拼在一起"
+    ),
+    "output: W_O maps each token's row of Z to a new row: how wide is W_O?": (
+        "output：W_O 把每个词元在 Z 中的那一行映射成新的一行：W_O 有多少列？"
+    ),
+    "{name}: go through the formulas above one at a time: which sizes multiply?": (
+        "{name}：把上面的公式逐个过一遍：哪些维度相乘？"
+    ),
+    "one wide head has wide blocks, but there is only one of them: count the "
+    "columns of W_Q over all the heads together": (
+        "一个宽的头，块也宽，但只有一块：把所有头合起来，数一数 W_Q 有多少列"
+    ),
+    "more heads give more blocks, but each block is narrower: count the columns "
+    "of W_Q over all the heads together": (
+        "头多了，块就多，但每一块更窄：把所有头合起来，数一数 W_Q 有多少列"
+    ),
+    "that is what dividing by a smaller number would do; √d is larger than √d_k: "
+    "what happens to the gaps between the scores?": (
+        "除以一个更小的数才会这样；而 √d 比 √d_k 大：注意力分数之间的差距会怎样变？"
+    ),
+    "the softmax ignores a number added to every score, not a factor: dividing by "
+    "√d instead of √d_k changes every gap between the scores": (
+        "softmax 不理会给每个注意力分数加上的同一个数，但不会不理会一个因子："
+        "除以 √d 而不是 √d_k，会改变注意力分数之间的每个差距"
+    ),
+    "the causal triangle is right, but the padded keys get weight 0 too, from every query": (
+        "因果掩码的三角形是对的，但填充的键向量也会得到 0 的注意力权重，对每个查询向量都是如此"
+    ),
+    "a padded query is not blocked: padding_mask blocks keys (columns) only, so a "
+    "padded token's row still has weights; its output is simply thrown away": (
+        "填充位置的查询向量并没有被掩码：padding_mask 只让键向量（列）被掩码，"
+        "所以填充词元的那一行仍有注意力权重；它的输出只是最后被丢掉而已"
+    ),
+    # --- issue 33: two predictions that had no check, a fused W_QKV (03), a temperature (05) ---
+    "your columns {columns!r} are not a list of column indices": (
+        "你的列 {columns!r} 不是由列下标组成的列表"
+    ),
+    "write the columns as a list of ints, counting from 0, e.g. [0, 1, 2]": (
+        "把列写成整数列表，从 0 开始数，例如 [0, 1, 2]"
+    ),
+    "your prediction {answer!r} is text (a str), not a shape and columns": (
+        "你的预测 {answer!r} 是文本（str），不是一个形状加一组列"
+    ),
+    "write it without quotes: (shape, columns), e.g. ((1, 2), [0, 1])": (
+        "不要加引号，写成（形状, 列），例如 ((1, 2), [0, 1])"
+    ),
+    "your prediction {answer!r} is not a shape and a list of columns": (
+        "你的预测 {answer!r} 不是一个形状加一个列的列表"
+    ),
+    "write (the shape of X @ W_QKV, the columns of K), e.g. ((1, 2), [0, 1])": (
+        "写成（X @ W_QKV 的形状, K 所在的列），例如 ((1, 2), [0, 1])"
+    ),
+    "right: X @ W_QKV has shape {shape}, and K is columns {cols}: the second block "
+    "of d_k = {d_k} columns, after Q's": (
+        "正确：X @ W_QKV 的形状是 {shape}，K 是第 {cols} 列：紧跟在 Q 之后的第二块，"
+        "共 d_k = {d_k} 列"
+    ),
+    "you predicted {got} and columns {got_cols}, but X @ W_QKV has shape {shape} and "
+    "K is columns {cols}": (
+        "你预测的是 {got} 和第 {got_cols} 列，但 X @ W_QKV 的形状是 {shape}，K 是第 {cols} 列"
+    ),
+    "that is the shape of one of Q, K, V; the one product holds all three side by side": (
+        "这是 Q、K、V 其中一个的形状；这一次乘法把三者并排放在一起"
+    ),
+    "that is W_QKV's shape; X @ W_QKV keeps X's rows and takes W_QKV's columns": (
+        "这是 W_QKV 的形状；X @ W_QKV 保留 X 的行数，列数取自 W_QKV"
+    ),
+    "that is X's shape; X @ W_QKV takes its columns from W_QKV": (
+        "这是 X 的形状；X @ W_QKV 的列数来自 W_QKV"
+    ),
+    "X @ W_QKV: which factor gives the rows, and which the columns?": (
+        "X @ W_QKV：行数来自哪个因子，列数又来自哪个？"
+    ),
+    "(n, d) @ (d, 3 d_k) -> (n, 3 d_k): one row per token": (
+        "(n, d) @ (d, 3 d_k) -> (n, 3 d_k)：每个词元一行"
+    ),
+    "those are Q's columns: W_QKV holds W_Q, W_K and W_V in that order": (
+        "这些是 Q 的列：W_QKV 依次存放 W_Q、W_K、W_V"
+    ),
+    "those are V's columns: W_QKV holds W_Q, W_K and W_V in that order": (
+        "这些是 V 的列：W_QKV 依次存放 W_Q、W_K、W_V"
+    ),
+    "those columns are one in every three, interleaved; W_Q, W_K and W_V sit side "
+    "by side as blocks of d_k columns each": (
+        "这些列是每三列取一列，交错排列的；而 W_Q、W_K、W_V 是一块一块并排放的，每块 d_k 列"
+    ),
+    "the columns count from 0: K's are {cols}": "列号从 0 开始数：K 是第 {cols} 列",
+    "did you count the columns from 1? Python counts them from 0": (
+        "你是不是从 1 开始数列号了？Python 从 0 开始数"
+    ),
+    "W_QKV = [W_Q | W_K | W_V]: Q is columns {q}, K is columns {k}, V is columns {v}": (
+        "W_QKV = [W_Q | W_K | W_V]：Q 是第 {q} 列，K 是第 {k} 列，V 是第 {v} 列"
+    ),
+    "W_QKV = [W_Q | W_K | W_V], each block d_k columns wide: which columns does "
+    "the second block take, counting from 0?": (
+        "W_QKV = [W_Q | W_K | W_V]，每块 d_k 列：从 0 开始数，第二块占的是哪几列？"
+    ),
+    "the scaling of 2.2.3 is this division, with T = √d_k": (
+        "2.2.3 的缩放正是这种除法，其中 T = √d_k"
+    ),
+    "right: {right}. {shown}; {scaling}": "正确：{right}。{shown}；{scaling}",
+    "dividing by T = {T:g} multiplies every gap s_j - s_k between two scores by 1/{T:g}, "
+    "and the weights follow exp of the gaps; {scaling}": (
+        "除以 T = {T:g}，会让任意两个注意力分数之差 s_j - s_k 都乘以 1/{T:g}，"
+        "而注意力权重取决于这些差的 exp；{scaling}"
+    ),
+    "that is what a T below 1 does; dividing by T = {T:g} shrinks every score: "
+    "what happens to the gaps between them?": (
+        "T 小于 1 时才会这样；除以 T = {T:g} 会让每个注意力分数都变小：它们之间的差距会怎样变？"
+    ),
+    "that is what a T above 1 does; dividing by T = {T:g} enlarges every score: "
+    "what happens to the gaps between them?": (
+        "T 大于 1 时才会这样；除以 T = {T:g} 会让每个注意力分数都变大：它们之间的差距会怎样变？"
+    ),
+    "the softmax ignores a number added to every score, not a factor: dividing "
+    "every score by T changes every gap between them": (
+        "softmax 不理会给每个注意力分数加上的同一个数，但不会不理会一个因子："
+        "把每个注意力分数除以 T，会改变它们之间的每个差距"
+    ),
+    "divide every score by T = {T:g}: what happens to the gaps between them, the "
+    "only thing the softmax sees?": (
+        "把每个注意力分数除以 T = {T:g}：它们之间的差距会怎样变？softmax 只看这些差距"
+    ),
 }

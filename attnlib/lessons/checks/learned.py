@@ -271,16 +271,25 @@ def check_prediction_uniform_loss(answer: float, n_values: int = 10) -> str:
         right=right,
     )
     if abs(guess - 1 / n_values) < 1e-9:
-        why = tr(
+        why = slip = tr(
             "{guess:g} is the probability of the right answer; the loss is minus its log",
             guess=guess,
         )
     elif abs(guess - np.log10(n_values)) < 0.01:
-        why = tr("that is log base 10; the loss is measured in nats, with the natural log")
+        why = slip = tr("that is log base 10; the loss is measured in nats, with the natural log")
+    elif abs(guess - np.log2(n_values)) < 0.01:
+        why = slip = tr(
+            "that is log base 2 (bits); the loss is measured in nats, with the natural log"
+        )
+    elif abs(guess + right) <= 0.01:
+        why = slip = tr(
+            "the sign is turned round: the log of a probability is negative, and the loss "
+            "is minus that log"
+        )
     else:
         why = tr("the loss is -log of the probability the model gives the right answer")
-    step = tr("what probability does the right value get, and what is minus its natural log?")
-    raise wrong(answer, said, why, step)
+        slip = tr("what probability does the right value get, and what is minus its natural log?")
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -337,11 +346,23 @@ def check_prediction_gradient_size(answer: str, d_k: int = 64, seeds: int = 6) -
         "pass back a lot, and they make the batch's gradient larger",
         root=np.sqrt(d_k),
     )
-    step = tr(
-        "a score's gradient reaches W_Q through q: how strongly does q · k depend on q, "
-        "compared with q · k / √d_k?"
-    )
-    raise wrong(answer, said, why, step)
+    if choice == "smaller":
+        slip = tr(
+            "a saturated softmax does pass back less to its scores, but that is one of two "
+            "effects. The gradient to W_Q also passes through q: how strongly does q · k "
+            "depend on q, compared with q · k / √d_k?"
+        )
+    elif right == "larger":  # "about the same"
+        slip = tr(
+            "the two layers differ only by one division, and the gradient to W_Q passes "
+            "through it: how strongly does q · k depend on q, compared with q · k / √d_k?"
+        )
+    else:
+        slip = tr(
+            "a score's gradient reaches W_Q through q: how strongly does q · k depend on q, "
+            "compared with q · k / √d_k?"
+        )
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -383,10 +404,30 @@ def check_prediction_spread_growth(answer: float, d_k_from: int = 64, d_k_to: in
         why = tr(
             "{guess:g} is how much the variance grows; the spread is its square root", guess=guess
         )
+        slip = tr(
+            "{guess:g} is how much the variance grows, not the spread: how does a standard "
+            "deviation follow from a variance?",
+            guess=guess,
+        )
+    elif any(abs(guess - np.sqrt(d)) <= 0.05 for d in (d_k_from, d_k_to)):
+        why = tr(
+            "{guess:g} is the spread at one d_k; the question is how many times the second "
+            "is the first: √{b} / √{a}",
+            guess=guess,
+            a=d_k_from,
+            b=d_k_to,
+        )
+        slip = tr(
+            "{guess:g} is the spread at one d_k; the question is how many times the spread "
+            "grows from the first d_k to the second",
+            guess=guess,
+        )
     else:
         why = tr("the variance of q · k is d_k (2.2.3); the spread is the square root of it")
-    step = tr("what is the variance of q · k at each d_k, and how does a spread follow from it?")
-    raise wrong(answer, said, why, step)
+        slip = tr(
+            "what is the variance of q · k at each d_k, and how does a spread follow from it?"
+        )
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -430,9 +471,29 @@ def check_prediction_loss_gradient(answer, n_values: int = 10) -> str:
         ra=right[0],
         rb=right[1],
     )
+    step = tr("step 1 of the backward pass gives the formula: put p = 1/{n} into it", n=n_values)
     if abs(at_answer + right[0]) <= 0.01 and abs(elsewhere + right[1]) <= 0.01:
-        why = tr("the signs are turned round: raising the right value's logit lowers the loss")
+        why = slip = tr(
+            "the signs are turned round: raising the right value's logit lowers the loss"
+        )
+    elif abs(at_answer - p) <= 0.01 and abs(elsewhere - p) <= 0.01:
+        why = tr(
+            "that is p alone: p - one_hot(answer) also takes 1 away at the right value, "
+            "{p:g} - 1 = {a:g}",
+            p=p,
+            a=right[0],
+        )
+        slip = tr(
+            "that is p alone, the same at every value: the formula's second term, "
+            "one_hot(answer), is missing at the right value"
+        )
+    elif abs(at_answer + 1) <= 0.01 and abs(elsewhere) <= 0.01:
+        why = tr(
+            "that is -one_hot(answer) alone: p = {p:g} is missing, at the answer and elsewhere",
+            p=p,
+        )
+        slip = tr("that is -one_hot(answer) alone: the formula's first term, p, is missing")
     else:
         why = tr("step 1 of the backward pass: d loss / d logits = p - one_hot(answer)")
-    step = tr("step 1 of the backward pass gives the formula: put p = 1/{n} into it", n=n_values)
-    raise wrong(answer, said, why, step)
+        slip = step
+    raise wrong(answer, said, why, slip)

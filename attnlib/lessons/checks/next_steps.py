@@ -20,7 +20,7 @@ check_window_mask               ``func(n, w)``: a sliding window, i - w <= j <= 
 ==============================  ============================================================
 
 The notebook's predictions are :mod:`.next_predictions`. A first wrong try is told
-the step to redo; the answer comes with the second (or with ``reveal=True``), as
+the slip (or the step to redo); the answer comes with the second (or with ``reveal=True``), as
 :mod:`.runner` arranges.
 """
 
@@ -212,12 +212,17 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5, causal: b
             length=length,
             last=n - 1,
         )
+        slip = tr(
+            "the causal triangle is right, but the padded keys get weight 0 too, from every query"
+        )
     elif causal and np.array_equal(guess, ~padding_mask(length, n)):
-        why = tr(
+        why = slip = tr(
             "the padded keys are right, but the causal mask also hides every later key (j > i)"
         )
     elif np.array_equal(guess, right.T):
-        why = tr("row i is the query, column j the key: transposed, your zeros are the right ones")
+        why = slip = tr(
+            "row i is the query, column j the key: transposed, your zeros are the right ones"
+        )
     elif np.array_equal(guess, right | padded_rows):
         why = tr(
             "a padded query (row i >= {length}) is not blocked: padding_mask blocks keys "
@@ -225,15 +230,20 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5, causal: b
             "simply thrown away",
             length=length,
         )
+        slip = tr(
+            "a padded query is not blocked: padding_mask blocks keys (columns) only, so a "
+            "padded token's row still has weights; its output is simply thrown away"
+        )
     elif causal:
         why = tr("a weight is 0 exactly where the mask is False: j > i (causal) or j is padding")
+        slip = tr("print the mask: a weight is 0 exactly where its entry is False")
     else:
         why = tr(
             "a weight is 0 exactly where the mask is False: the padded keys j >= {length}",
             length=length,
         )
-    step = tr("print the mask: a weight is 0 exactly where its entry is False")
-    raise wrong(answer, said, why, step)
+        slip = tr("print the mask: a weight is 0 exactly where its entry is False")
+    raise wrong(answer, said, why, slip)
 
 
 def _as_cells(answer, n: int) -> np.ndarray:
