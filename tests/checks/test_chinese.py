@@ -144,10 +144,10 @@ def test_the_learner_s_own_words_and_code_are_not_translated():
     assert "'unchanged'" in result.message and "更集中" in result.message
     raised = checks.check_softmax(boom)
     assert "KeyError: 'nope'" in raised.message
-    transposed = checks.check_cross_scores(
-        lambda X_q, X_kv, W_Q, W_K: ((X_q @ W_Q) @ (X_kv @ W_K).T).T / np.sqrt(W_Q.shape[1])
-    )
-    assert "Q @ K.T" in transposed.hint and "K @ Q.T" in transposed.hint
+    inverse = checks.check_permutation(lambda Z, perm: Z[np.argsort(perm)])
+    assert "X_new = X[perm]" in inverse.hint and "Z" in inverse.hint and CJK.search(inverse.hint)
+    split = checks.check_split_heads(lambda M, heads: M.reshape(heads, M.shape[0], -1))
+    assert "parts[0]" in split.hint and "h·w … (h+1)·w − 1" in split.hint
 
 
 def test_a_result_keeps_the_language_it_was_made_in():

@@ -29,56 +29,32 @@ MESSAGES = {
         "对于 {what}，第 {index} 个元素是 {got:.4g}，应为 {want:.4g}"
     ),
     # --- inputs: 2.1 and 2.2.1 ---
-    "queries are X_q @ W_Q, keys are X_kv @ W_K": ("查询向量来自 X_q @ W_Q，键向量来自 X_kv @ W_K"),
     "n_q = {n_q} queries and n_kv = {n_kv} keys": (
         "n_q = {n_q} 个查询向量、n_kv = {n_kv} 个键向量"
     ),
     "for {what} you returned shape {got}, the transpose of ({n_q}, {n_kv})": (
         "对于 {what}，你返回的形状是 {got}，正好是 ({n_q}, {n_kv}) 的转置"
     ),
-    "one row per query: scores = Q @ K.T, not K @ Q.T": (
-        "每个查询向量占一行：scores = Q @ K.T，而不是 K @ Q.T"
-    ),
     "for {what} you returned shape {got}, expected ({n_q}, {n_kv})": (
         "对于 {what}，你返回的形状是 {got}，应为 ({n_q}, {n_kv})"
     ),
-    "queries come from X_q but keys from X_kv: K = X_kv @ W_K": (
-        "查询向量来自 X_q，键向量却来自 X_kv：K = X_kv @ W_K"
-    ),
     "your scores are Q Kᵀ without the scaling": "你的注意力分数是 Q Kᵀ，少了缩放这一步",
-    "divide by √d_k, the square root of the number of columns of W_Q": (
-        "再除以 √d_k，即 W_Q 列数的平方根"
-    ),
     "your scores are divided by d_k instead of √d_k": "你的注意力分数除的是 d_k，而不是 √d_k",
-    "use np.sqrt(d_k): the chapter scales by the square root": (
-        "用 np.sqrt(d_k)：本章的缩放除的是平方根"
-    ),
     "passed: {n_q} queries against {n_kv} keys give a "
     "({n_q}, {n_kv}) score matrix, scaled by √d_k": (
         "通过：{n_q} 个查询向量对 {n_kv} 个键向量，得到 ({n_q}, {n_kv}) 的注意力分数矩阵，"
         "并已除以 √d_k 缩放"
     ),
-    "index the rows of Z with perm": "用 perm 去索引 Z 的行",
     "row i of X[perm] is token perm[i]": "X[perm] 的第 i 行是第 perm[i] 个词元",
     "your prediction is the old Z, unchanged": "你的预测就是原来的 Z，一点没变",
-    "the outputs move with their tokens: row i of the new Z belongs to token perm[i]": (
-        "输出跟着各自的词元移动：新 Z 的第 i 行属于第 perm[i] 个词元"
-    ),
     "your rows are reordered the wrong way round (by the inverse permutation)": (
         "你的行顺序排反了（用的是逆排列）"
-    ),
-    "X_new = X[perm], so the new outputs are indexed the same way": (
-        "X_new = X[perm]，所以新的输出也按同样的方式索引"
     ),
     "passed: for {what}, self-attention on X[perm] gives exactly your prediction": (
         "通过：对于 {what}，在 X[perm] 上运行自注意力机制，得到的正是你的预测"
     ),
     "the words {words!r} (vocabulary of {size} words, d = {d})": (
         "{words!r} 这几个词（词表共 {size} 个词，d = {d}）"
-    ),
-    "row v of the table belongs to VOCABULARY[v]: find each word's index with "
-    "VOCABULARY.index(word)": (
-        "表的第 v 行属于 VOCABULARY[v]：用 VOCABULARY.index(word) 找到每个词的编号"
     ),
     "you returned shape {got}, the transpose of ({a}, {b})": (
         "你返回的形状是 {got}，正好是 ({a}, {b}) 的转置"
@@ -90,9 +66,6 @@ MESSAGES = {
     "passed: {n} words looked up, X has shape ({n}, {d}), and the two 'the' rows are identical": (
         "通过：查到了 {n} 个词，X 的形状是 ({n}, {d})，两个 'the' 的行完全相同"
     ),
-    "start from np.zeros((len(words), len(VOCABULARY))) and set H[i, VOCABULARY.index(w)] = 1": (
-        "先建 np.zeros((len(words), len(VOCABULARY)))，再令 H[i, VOCABULARY.index(w)] = 1"
-    ),
     "one row per word, one column per vocabulary entry": "每个词占一行，词表里每个词占一列",
     "you returned shape {got}, expected ({n}, {size}): {n} words by {size} vocabulary entries": (
         "你返回的形状是 {got}，应为 ({n}, {size})：{n} 个词，每个词对应词表的 {size} 个位置"
@@ -100,26 +73,18 @@ MESSAGES = {
     "row {bad} ({word!r}) is not one-hot: it should hold a single 1 and zeros elsewhere": (
         "第 {bad} 行（{word!r}）不是独热（one-hot）行：应当只有一个 1，其余全为零"
     ),
-    "the 1 goes in column VOCABULARY.index(word)": "1 应放在第 VOCABULARY.index(word) 列",
     "passed: H has shape ({n}, {size}), one 1 per row, and H @ table equals the lookup": (
         "通过：H 的形状是 ({n}, {size})，每行一个 1，而且 H @ table 与查表的结果相同"
     ),
     "rows are tokens: the first number is the number of rows": ("行对应词元：第一个数是行数"),
-    "that is X's shape; W_Q (d × d_k) turns each row of length d into one of length d_k": (
-        "这是 X 的形状；W_Q（d × d_k）把每一行从 d 维变成 d_k 维"
-    ),
     "each score pairs one query (row i) with one key (column j): how many of each?": (
         "每个注意力分数对应一个查询向量（第 i 行）和一个键向量（第 j 列）：各有多少个？"
-    ),
-    "Z = α V takes its columns from V, and V = X W_V has d_v columns": (
-        "Z = α V 的列数来自 V，而 V = X W_V 有 d_v 列"
     ),
     "return a dict: {example}": "返回一个字典：{example}",
     "your function returned a {kind}, not a dict": "你的函数返回的是 {kind}，而不是字典",
     "your dict has no key {key!r}": "你的字典里没有键 {key!r}",
     "use the keys 'Q', 'scores' and 'Z'": "用 'Q'、'scores' 和 'Z' 作为字典的键",
     "for {sizes}, {key} is {value!r}, not a shape": "当 {sizes} 时，{key} 是 {value!r}，不是形状",
-    "a shape is a tuple of two ints, such as (n, d_k)": "形状是由两个整数组成的元组，例如 (n, d_k)",
     "for {sizes} you said {key} has shape {got}, but it is {want}": (
         "当 {sizes} 时，你说 {key} 的形状是 {got}，实际是 {want}"
     ),
@@ -130,24 +95,10 @@ MESSAGES = {
     ),
     # --- formulas: 2.2.2 to 2.2.4 ---
     "a 2 × 3 matrix of small scores": "2 × 3 的小注意力分数矩阵",
-    "exponentiate each score, then divide by the sum of its row "
-    "(sum over axis=-1 with keepdims=True)": (
-        "先对每个注意力分数取指数，再除以所在行的和（沿 axis=-1 求和，keepdims=True）"
-    ),
     "scores of size 1000": "1000 量级的注意力分数",
-    "subtract each row's maximum before np.exp: it cancels in the fraction "
-    "but stops exp from overflowing": (
-        "在 np.exp 之前先减去每行的最大值：它在分子分母中相互抵消，却能防止 exp 溢出"
-    ),
     "on {what} your softmax gave nan (or inf)": "对于 {what}，你的 softmax 得到了 nan（或 inf）",
     "passed on small scores and on scores of size 1000; each row sums to 1": (
         "通过：小注意力分数和 1000 量级的注意力分数都算对了，每行之和为 1"
-    ),
-    "rows are tokens: Q = X @ W_Q, K = X @ W_K, V = X @ W_V, shape (n, d) @ (d, d_k) -> (n, d_k)": (
-        "行对应词元：Q = X @ W_Q，K = X @ W_K，V = X @ W_V，形状为 (n, d) @ (d, d_k) -> (n, d_k)"
-    ),
-    "with W_Q of shape (d, d_k), W_Q @ x_i does not fit; rows are tokens, so write X @ W_Q": (
-        "W_Q 的形状是 (d, d_k)，W_Q @ x_i 的形状对不上；行对应词元，所以写 X @ W_Q"
     ),
     "end with `return Q, K, V`": "最后写 `return Q, K, V`",
     "expected three arrays (Q, K, V), got {kind}": "应返回三个数组 (Q, K, V)，你返回的是 {kind}",
@@ -155,18 +106,10 @@ MESSAGES = {
         "你的 {label} 转置了：形状是 {got}，应为 {want}（每个词元占一行）"
     ),
     "your {label} equals X @ {other}": "你的 {label} 等于 X @ {other}",
-    "each projection has its own matrix: {label} = X @ {own}": (
-        "每个线性变换都有自己的矩阵：{label} = X @ {own}"
-    ),
     "Q, K and V match X @ W_Q, X @ W_K, X @ W_V (shapes (5, 3), (5, 3), (5, 2))": (
         "Q、K、V 与 X @ W_Q、X @ W_K、X @ W_V 一致（形状为 (5, 3)、(5, 3)、(5, 2)）"
     ),
     "X_cols of shape (6, 5) and W_Q of shape (6, 3)": "X_cols（形状 (6, 5)）和 W_Q（形状 (6, 3)）",
-    "W_Q has shape (d, d_k), so W_Q @ x_i does not fit; its transpose does: "
-    "W_Q.T @ X_cols, shape (d_k, d) @ (d, n) -> (d_k, n)": (
-        "W_Q 的形状是 (d, d_k)，W_Q @ x_i 的形状对不上；换成它的转置就可以："
-        "W_Q.T @ X_cols，形状为 (d_k, d) @ (d, n) -> (d_k, n)"
-    ),
     "you returned the row form, shape {got}; the column form "
     "has one column per token, shape {want}": (
         "你返回的是行形式，形状为 {got}；列形式中每个词元占一列，形状应为 {want}"
@@ -182,13 +125,9 @@ MESSAGES = {
     "for {what} you returned shape {got}, (d_k, d_k); expected {want}, (n_q, n_kv)": (
         "对于 {what}，你返回的形状是 {got}，即 (d_k, d_k)；应为 {want}，即 (n_q, n_kv)"
     ),
-    "the scores pair tokens, not coordinates: Q @ K.T, not Q.T @ K": (
-        "注意力分数是词元与词元配对，不是分量与分量配对：应为 Q @ K.T，而不是 Q.T @ K"
-    ),
     "for {what} your matrix is transposed: row i must hold the scores of query i": (
         "对于 {what}，你的矩阵转置了：第 i 行应是查询向量 i 的注意力分数"
     ),
-    "Q @ K.T, not K @ Q.T": "应为 Q @ K.T，而不是 K @ Q.T",
     "for {what}, {said}; divide by √d_k = {root:.4g}": (
         "对于 {what}，{said}；应除以 √d_k = {root:.4g}"
     ),
@@ -198,29 +137,15 @@ MESSAGES = {
     "rows uniform, one-hot and (0.7, 0.1, 0.1, 0.1)": (
         "(0.25, 0.25, 0.25, 0.25)（均匀）、(1, 0, 0, 0)（独热）和 (0.7, 0.1, 0.1, 0.1) 这三行"
     ),
-    "H_i = -Σ_j α_ij ln α_ij along each row (axis=1), with 0·ln 0 = 0": (
-        "沿每一行（axis=1）计算 H_i = -Σ_j α_ij ln α_ij，并约定 0·ln 0 = 0"
-    ),
     "the one-hot row (1, 0, 0, 0) gave nan: 0 * log 0": "独热行 (1, 0, 0, 0) 得到了 nan：0 * log 0",
-    "0·ln 0 counts as 0: take the log only where α > 0, e.g. "
-    "np.log(np.where(weights > 0, weights, 1.0))": (
-        "0·ln 0 按 0 计：只在 α > 0 处取对数，例如 np.log(np.where(weights > 0, weights, 1.0))"
-    ),
     "you used log base 2": "你用的是以 2 为底的对数",
-    "use the natural log, np.log": "请用自然对数 np.log",
     "your entropies are negative": "你算出的熵是负的",
     "H_i = -Σ_j α_ij ln α_ij: mind the minus sign": "H_i = -Σ_j α_ij ln α_ij：别漏了负号",
     "you returned shape {got}, one value per column; expected {want}, one per row (query)": (
         "你返回的形状是 {got}，每列一个值；应为 {want}，每行（每个查询向量）一个值"
     ),
-    "sum along each row: axis=1 (or axis=-1)": "沿每一行求和：axis=1（或 axis=-1）",
     "uniform row ln 4 = 1.386, one-hot row 0, and the mixed row agree": (
         "均匀行为 ln 4 = 1.386，独热行为 0，混合行也一致"
-    ),
-    "z_i = Σ_j α_ij v_j: row i of the weights mixes the rows of V, i.e. weights @ V, "
-    "shape (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)": (
-        "z_i = Σ_j α_ij v_j：注意力权重的第 i 行对 V 的各行做加权求和，即 weights @ V，"
-        "形状为 (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)"
     ),
     "4 tokens with d_v = 3": "4 个词元、d_v = 3 的情形",
     "3 queries, 5 keys and d_v = 2": "3 个查询向量、5 个键向量、d_v = 2 的情形",
@@ -520,21 +445,10 @@ MESSAGES = {
         "exp(score) 还要除以这一行所有 exp 之和：{working}"
     ),
     # --- learned: notebook 06 ---
-    "d_scores = weights * (d_weights - row sum of d_weights * weights)": (
-        "d_scores = weights * (d_weights - 每一行 d_weights * weights 之和)"
-    ),
     "your d_scores misses the second term: it is weights * d_weights": (
         "你的 d_scores 少了第二项：它只是 weights * d_weights"
     ),
-    "each weight depends on every score of its row: subtract the row's "
-    "(d_weights * weights).sum(axis=1, keepdims=True) before multiplying": (
-        "每个注意力权重都取决于同一行的所有注意力分数：相乘之前，先减去这一行的 "
-        "(d_weights * weights).sum(axis=1, keepdims=True)"
-    ),
     "you summed down the columns (axis=0)": "你是沿列（axis=0）求的和",
-    "the softmax normalises each row, so sum along axis=1": (
-        "softmax 对每一行做归一化，所以要沿 axis=1 求和"
-    ),
     "3 rows of 4 scores": "3 行、每行 4 个注意力分数",
     "passed: your d_scores matches finite differences of the softmax on 3 rows of 4 scores": (
         "通过：在 3 行、每行 4 个注意力分数上，你的 d_scores 与 softmax 的有限差分结果一致"
@@ -640,18 +554,12 @@ MESSAGES = {
     ),
     # --- next_steps: notebook 07, masks and heads ---
     "none": "无",
-    "True where query i may attend to key j, that is where j <= i: np.tril(...)": (
-        "查询向量 i 可以关注键向量 j 的位置为 True，也就是 j <= i 的位置：np.tril(...)"
-    ),
     "end with `return mask`": "最后写 `return mask`",
     "for n = {n} you returned shape {got}, expected {want}": (
         "当 n = {n} 时，你返回的形状是 {got}，应为 {want}"
     ),
     "for n = {n} your mask holds the right 1s and 0s but as {dtype}": (
         "当 n = {n} 时，你的掩码里 1 和 0 的位置都对，但类型是 {dtype}"
-    ),
-    "attnlib wants booleans (True = may attend): add .astype(bool), or build it with dtype=bool": (
-        "attnlib 要的是布尔值（True = 可以关注）：加上 .astype(bool)，或者创建时就用 dtype=bool"
     ),
     "for n = {n} your mask has dtype {dtype}, not bool": (
         "当 n = {n} 时，你的掩码类型是 {dtype}，不是 bool"
@@ -661,22 +569,13 @@ MESSAGES = {
         "当 n = {n} 时，你的掩码在查询向量“不能”看的位置为 True："
         "这是 nn.MultiheadAttention 的 attn_mask 的约定"
     ),
-    "attnlib, like scaled_dot_product_attention, uses True = may attend: return ~your_mask": (
-        "attnlib 和 scaled_dot_product_attention 一样，用 True 表示可以关注：返回 ~your_mask"
-    ),
     "for n = {n} your mask is True above the diagonal: query 0 would see every later key": (
         "当 n = {n} 时，你的掩码在对角线上方为 True：查询向量 0 会看到后面所有的键向量"
-    ),
-    "row i is query i and may see keys j <= i: the lower triangle, np.tril": (
-        "第 i 行是查询向量 i，它能看到 j <= i 的键向量：也就是下三角，np.tril"
     ),
     "for n = {n} your mask leaves out the diagonal: query i may not see itself": (
         "当 n = {n} 时，你的掩码漏掉了对角线：查询向量 i 看不到自己"
     ),
     ", and row 0 has no key at all": "，而第 0 行一个键向量也看不到",
-    "each token may attend to itself: j <= i, not j < i (np.tril with k=0)": (
-        "每个词元都可以关注自己：是 j <= i，不是 j < i（np.tril 用 k=0）"
-    ),
     "for n = {n} your mask differs from the causal mask at (i, j) = {pairs}": (
         "当 n = {n} 时，你的掩码与因果掩码在 (i, j) = {pairs} 处不同"
     ),
@@ -719,13 +618,6 @@ MESSAGES = {
         "写成 [(0, 1), (0, 2)] 这样的对，i、j 取 0 到 {last}；"
         "或者写一个形状为 ({n}, {n}) 的布尔数组，注意力权重为 0 的位置为 True"
     ),
-    "head h takes the block of columns h*w ... (h+1)*w - 1: "
-    "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)]), or "
-    "M.reshape(n, heads, w).transpose(1, 0, 2)": (
-        "头 h 取第 h*w ... (h+1)*w - 1 列这一整块："
-        "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)])，"
-        "或 M.reshape(n, heads, w).transpose(1, 0, 2)"
-    ),
     "M of shape {shape} and heads = {heads}": "M（形状为 {shape}，heads = {heads}）",
     "parts[0] mixes rows of M: reshape reads M row by row, so the first block "
     "takes rows 0 and 1 whole instead of columns 0 … {last} of every row": (
@@ -739,22 +631,13 @@ MESSAGES = {
     "you returned shape {got}, (n, heads, w); expected {want}, one (n, w) matrix per head": (
         "你返回的形状是 {got}，即 (n, heads, w)；应为 {want}，每个头一个 (n, w) 矩阵"
     ),
-    "move the heads axis first: .transpose(1, 0, 2)": "把头所在的轴移到最前面：.transpose(1, 0, 2)",
     "parts[h] = M[:, {w}h : {w}(h+1)]: {heads} heads of shape {shape}": (
         "parts[h] = M[:, {w}h : {w}(h+1)]：{heads} 个头，每个形状为 {shape}"
-    ),
-    "put the blocks side by side, head 0 first: np.concatenate(list(parts), axis=1), "
-    "or parts.transpose(1, 0, 2).reshape(n, -1)": (
-        "把各块左右并排，头 0 在最前：np.concatenate(list(parts), axis=1)，"
-        "或 parts.transpose(1, 0, 2).reshape(n, -1)"
     ),
     "the outputs of 3 heads, each (5, 3)": "3 个头的输出（每个形状为 (5, 3)）",
     "W_Q split into {heads} blocks of {w}": "W_Q 切成 {heads} 块、每块 {w} 列的情形",
     "for {what} you returned shape {got}: the heads stacked as rows": (
         "对于 {what}，你返回的形状是 {got}：各个头被按行堆叠起来了"
-    ),
-    "each token keeps one row: join the heads along the columns, axis=1": (
-        "每个词元仍占一行：沿列方向拼接各个头，axis=1"
     ),
     "for {what} your rows mix tokens: reshape reads the parts head by head": (
         "对于 {what}，你的每一行混合了不同的词元：reshape 是一个头一个头地读取 parts 的"
@@ -852,7 +735,6 @@ MESSAGES = {
         "当 n = {n}、w = {w} 时，你返回的形状是 {got}，应为 {want}"
     ),
     "your mask is {dtype}, not boolean": "你的掩码类型是 {dtype}，不是布尔值",
-    "masks are True/False: end with .astype(bool)": "掩码是 True/False：最后加上 .astype(bool)",
     "for n = {n}, w = {w} you returned the whole causal mask": (
         "当 n = {n}、w = {w} 时，你返回的是完整的因果掩码"
     ),
@@ -880,9 +762,6 @@ MESSAGES = {
     ),
     "on {what} your softmax runs down the columns (axis=0)": (
         "在 {what} 上，你的 softmax 是沿列（axis=0）归一化的"
-    ),
-    "each query shares out its attention over the keys of its own row: normalise along the last axis (axis=-1), so that every row sums to 1": (
-        "每个查询向量只在自己这一行的键向量之间分配注意力：沿最后一个轴（axis=-1）归一化，让每一行的和为 1"
     ),
     "your prediction {answer!r} is not right yet": ("你的预测 {answer!r} 还不对"),
     "which sequence gives the rows of the scores, and which the columns?": (
@@ -965,30 +844,14 @@ MESSAGES = {
         "写一个含 {n} 个数的列表，例如 [0.1, 0.2, 0.3]"
     ),
     # --- issue 21: transfer exercises, a fused W_QKV (03) and a temperature (05) ---
-    "one product X @ W_QKV gives (n, 3 d_k); its first d_k columns are Q, then K, then V": (
-        "一次乘法 X @ W_QKV 得到 (n, 3 d_k)；前 d_k 列是 Q，接着是 K，再接着是 V"
-    ),
     "your {label} equals the true {other}": ("你的 {label} 等于真正的 {other}"),
-    "the columns come in the order Q, K, V: columns 0 to d_k - 1 are Q": (
-        "各列按 Q、K、V 的顺序排列：第 0 到第 d_k - 1 列是 Q"
-    ),
     "Q, K and V from one product, split along the columns: the same as three products": (
         "一次乘法再按列切开得到 Q、K、V：与三次乘法的结果相同"
     ),
-    "divide every score by T, then take the row-wise softmax as before": (
-        "先把每个注意力分数除以 T，再像之前一样按行做 softmax"
-    ),
     "small scores with T = {T:g}": ("T = {T:g} 时的一组小分数"),
     "for {what} you multiplied by T": ("对于 {what}，你乘上了 T"),
-    "a higher temperature must flatten the rows: divide the scores by T": (
-        "T 越大，各行应该越平缓：要把分数除以 T"
-    ),
     "for {what} your rows do not sum to 1": ("对于 {what}，你的各行加起来不等于 1"),
-    "divide the scores, not the weights: softmax(scores / T)": (
-        "要除的是分数，不是注意力权重：softmax(scores / T)"
-    ),
     "scores of size 1000 with T = 0.5": ("T = 0.5 时大小为 1000 的分数"),
-    "subtract each row's maximum after dividing by T": ("除以 T 之后，再减去每一行的最大值"),
     "softmax(scores / T) for T = 1, 2 and 0.5, and on scores of size 1000": (
         "T = 1、2、0.5 时的 softmax(scores / T) 都对，大小为 1000 的分数也对"
     ),
@@ -1385,4 +1248,184 @@ MESSAGES = {
     "only thing the softmax sees?": (
         "把每个注意力分数除以 T = {T:g}：它们之间的差距会怎样变？softmax 只看这些差距"
     ),
+    # --- issue 33: an exercise's hint names what to look at, not the line to write ---
+    "each weight is exp(score) over the sum of the exps of its own row: print "
+    "your rows' sums, and check that each row is divided by its own total": (
+        "每个注意力权重是 exp(score) 除以它所在那一行所有 exp 之和：把每一行的和打印出来，"
+        "看看每一行是不是除以了它自己的总和"
+    ),
+    "each query shares out its attention over the keys of its own row: "
+    "every row must sum to 1, not every column; which axis runs along a row?": (
+        "每个查询向量只在自己这一行的键向量之间分配注意力：应当每一行的和为 1，而不是每一列；"
+        "哪个轴是沿着一行走的？"
+    ),
+    "rows are tokens: X is (n, d) and W_Q is (d, d_k); in which order do they "
+    "multiply to give one row per token?": (
+        "行对应词元：X 是 (n, d)，W_Q 是 (d, d_k)；按什么顺序相乘，才能每个词元得到一行？"
+    ),
+    "with W_Q of shape (d, d_k), W_Q @ x_i does not fit (that is the column form); "
+    "here rows are tokens: print the shapes of the two factors of each product": (
+        "W_Q 的形状是 (d, d_k)，W_Q @ x_i 对不上（那是按列的写法）；"
+        "这里行对应词元：把每个乘积两个因子的形状打印出来"
+    ),
+    "each projection has its own weight matrix: which one belongs to {label}?": (
+        "每个投影都有自己的权重矩阵：哪一个属于 {label}？"
+    ),
+    "q_i = W_Qᵀ x_i: a product's inner sizes must match, and X_cols is (d, n) while "
+    "W_Q is (d, d_k); which form of W_Q puts d on the inside?": (
+        "q_i = W_Qᵀ x_i：矩阵乘积中间的两个维度必须相同，而 X_cols 是 (d, n)，W_Q 是 (d, d_k)；"
+        "W_Q 写成什么样，d 才会落在中间？"
+    ),
+    "the scores pair tokens, not coordinates: the product must leave one "
+    "row per query and one column per key": (
+        "注意力分数配对的是词元，而不是分量：乘积应当每个查询向量一行、每个键向量一列"
+    ),
+    "row i must hold query i's scores: which factor of the product comes first?": (
+        "第 i 行应当是查询向量 i 的注意力分数：乘积里哪个因子在前？"
+    ),
+    "H_i = -Σ_j α_ij ln α_ij, one sum per row, with 0·ln 0 = 0": (
+        "H_i = -Σ_j α_ij ln α_ij，每一行求一个和，且 0·ln 0 = 0"
+    ),
+    "0·ln 0 counts as 0, but np.log(0) is -inf and 0 · -inf is nan: which "
+    "number could stand in for α where α = 0, so that its term comes out 0?": (
+        "0·ln 0 记为 0，但 np.log(0) 是 -inf，而 0 · -inf 是 nan："
+        "在 α = 0 的地方，用哪个数代替 α，才能让这一项正好是 0？"
+    ),
+    "the entropy here is in nats: it uses the natural log, ln": (
+        "这里的熵以奈特（nat）为单位：用的是自然对数 ln"
+    ),
+    "one entropy per query: which axis runs along a row?": (
+        "每个查询向量一个熵：哪个轴是沿着一行走的？"
+    ),
+    "z_i = Σ_j α_ij v_j: row i of the weights mixes the rows of V; the weights are "
+    "(n_q, n_kv) and V is (n_kv, d_v): which sizes must meet in the product?": (
+        "z_i = Σ_j α_ij v_j：注意力权重的第 i 行混合 V 的各行；注意力权重是 (n_q, n_kv)，"
+        "V 是 (n_kv, d_v)：乘积中哪两个维度必须对上？"
+    ),
+    "W_QKV = [W_Q | W_K | W_V] side by side: which columns of the one product belong "
+    "to Q, which to K, which to V?": (
+        "W_QKV = [W_Q | W_K | W_V] 是并排放的：这一次乘积的哪些列属于 Q，哪些属于 K，哪些属于 V？"
+    ),
+    "the columns come in the order Q, K, V: which block of d_k columns did you give to {label}?": (
+        "各列按 Q、K、V 的顺序排列：你把哪一块（d_k 列）给了 {label}？"
+    ),
+    "T acts on the scores, before the softmax: a T above 1 must flatten each row; "
+    "print your rows for T = 1 and T = 2": (
+        "T 作用在注意力分数上，在 softmax 之前：T 大于 1 时，每一行都应当更平缓；"
+        "把 T = 1 和 T = 2 时的各行打印出来比一比"
+    ),
+    "a higher temperature must flatten the rows; multiplying by T sharpens them": (
+        "T 越大，各行应该越平缓；乘以 T 却让它们更集中"
+    ),
+    "T acts on the scores, before the softmax: dividing the weights afterwards breaks their sum": (
+        "T 作用在注意力分数上，在 softmax 之前：事后再除注意力权重，各行的和就不再是 1"
+    ),
+    "np.exp overflows here: what can each row lose before np.exp, unchanged, once it "
+    "is divided by T?": (
+        "这里 np.exp 溢出了：除以 T 之后、np.exp 之前，每一行可以减去什么而结果不变？"
+    ),
+    "queries come from X_q, keys from X_kv, each through its own weight matrix": (
+        "查询向量来自 X_q，键向量来自 X_kv，各自经过自己的权重矩阵"
+    ),
+    "score_ij = q_i · k_j / √d_k, with q_i from X_q and k_j from X_kv: print the "
+    "shapes of your queries, keys and scores": (
+        "score_ij = q_i · k_j / √d_k，其中 q_i 来自 X_q，k_j 来自 X_kv："
+        "把你的查询向量、键向量和注意力分数的形状打印出来"
+    ),
+    "one row per query: which factor of the product comes first?": (
+        "每个查询向量占一行：乘积里哪个因子在前？"
+    ),
+    "queries come from X_q but keys from X_kv: where did your keys come from?": (
+        "查询向量来自 X_q，键向量却来自 X_kv：你的键向量是从哪里来的？"
+    ),
+    "the chapter divides by the square root of d_k, not by d_k itself": (
+        "本章除以的是 d_k 的平方根，而不是 d_k 本身"
+    ),
+    "row i of X[perm] is old token perm[i]: whose output belongs in row i?": (
+        "X[perm] 的第 i 行是原来的第 perm[i] 个词元：第 i 行应当放谁的输出？"
+    ),
+    "the outputs move with their tokens: which token is row i of X[perm], and "
+    "whose output belongs there?": (
+        "输出跟着各自的词元移动：X[perm] 的第 i 行是哪个词元？那里应当放谁的输出？"
+    ),
+    "X_new = X[perm]: compare the way you indexed Z with the way X was indexed": (
+        "X_new = X[perm]：把你索引 Z 的方式，和 X 被索引的方式比一比"
+    ),
+    "row v of the table belongs to VOCABULARY[v]: which row holds each word?": (
+        "表的第 v 行属于 VOCABULARY[v]：每个词在哪一行？"
+    ),
+    "H has one row per word and one column per vocabulary entry; row i is all zeros "
+    "but for one 1, in the column of word i's place in VOCABULARY": (
+        "H 每个词一行、词表里每个词一列；第 i 行除了一个 1 全是 0，"
+        "这个 1 在第 i 个词在 VOCABULARY 中的位置那一列"
+    ),
+    "the 1 of row i goes in the column of word i's place in VOCABULARY": (
+        "第 i 行的 1 放在第 i 个词在 VOCABULARY 中的位置那一列"
+    ),
+    "that is X's shape; Q = X W_Q: which factor gives Q its columns?": (
+        "这是 X 的形状；Q = X W_Q：Q 的列数来自哪个因子？"
+    ),
+    "Q = X W_Q: write the two factors' shapes and see which sizes the product keeps": (
+        "Q = X W_Q：写出两个因子的形状，看看乘积保留了哪些维度"
+    ),
+    "that is Q's shape; Z = α V takes its columns from V: how many has V?": (
+        "这是 Q 的形状；Z = α V 的列数来自 V：V 有多少列？"
+    ),
+    "Z = α V: write the two factors' shapes and see which sizes the product keeps": (
+        "Z = α V：写出两个因子的形状，看看乘积保留了哪些维度"
+    ),
+    "a shape is a tuple of two ints, such as (n, d)": "形状是由两个整数组成的元组，例如 (n, d)",
+    "the formula above, α_l (g_l - Σ_j g_j α_j), for every row at once: one sum per "
+    "row, which must line up with its own row": (
+        "上面的公式 α_l (g_l - Σ_j g_j α_j)，一次算出所有行：每一行求一个和，"
+        "这个和要与它自己那一行对齐"
+    ),
+    "each weight depends on every score of its row: the formula's second "
+    "term, Σ_j g_j α_j, one number per row, is missing": (
+        "每个注意力权重都取决于同一行的所有注意力分数：公式的第二项 Σ_j g_j α_j"
+        "（每一行一个数）漏掉了"
+    ),
+    "the softmax normalises each row: the sum Σ_j g_j α_j runs along a row, not down a column": (
+        "softmax 对每一行做归一化：和 Σ_j g_j α_j 是沿一行求的，而不是沿一列"
+    ),
+    "compare with step 1 of the backward pass above: which two terms does it have, "
+    "and does your gradient have both?": (
+        "和上面反向传播的第 1 步比一比：它有哪两项？你的梯度两项都有吗？"
+    ),
+    "step 1 of the backward pass has two terms: the model's probabilities are one": (
+        "反向传播的第 1 步有两项：模型给出的概率是其中一项"
+    ),
+    "True where query i may attend to key j, that is where j <= i: print your mask": (
+        "查询向量 i 可以关注键向量 j 的位置为 True，也就是 j <= i 的位置：把你的掩码打印出来"
+    ),
+    "attnlib wants booleans (True = may attend): your mask holds numbers; "
+    "what dtype must it have?": (
+        "attnlib 要的是布尔值（True = 可以关注）：你的掩码里是数；它应当是什么 dtype？"
+    ),
+    "attnlib, like scaled_dot_product_attention, uses True = may attend: "
+    "your True and False are the other way round": (
+        "attnlib 和 scaled_dot_product_attention 一样，用 True 表示可以关注：你的 True 和 False 弄反了"
+    ),
+    "row i is query i and may see keys j <= i: on and below the diagonal, not above": (
+        "第 i 行是查询向量 i，它能看到 j <= i 的键向量：在对角线上及其下方，而不是上方"
+    ),
+    "each token may attend to itself: j <= i, not j < i": (
+        "每个词元都可以关注自己：是 j <= i，不是 j < i"
+    ),
+    "head h takes the block of columns h·w … (h+1)·w − 1 of every row: print "
+    "parts[0] and compare it with those columns of M": (
+        "头 h 取每一行的第 h·w … (h+1)·w − 1 列这一整块：把 parts[0] 打印出来，和 M 的这几列比一比"
+    ),
+    "the heads axis must come first: which two axes trade places?": (
+        "头所在的轴应当在最前面：哪两个轴要交换位置？"
+    ),
+    "put the blocks side by side, head 0 first: row i of the result holds token i's "
+    "row of every head; print your row 0 and compare it with parts[:, 0]": (
+        "把各块左右并排，头 0 在最前：结果的第 i 行包含每个头中词元 i 的那一行；"
+        "把你的第 0 行打印出来，和 parts[:, 0] 比一比"
+    ),
+    "each token keeps one row: the heads go side by side along the columns, not below each other": (
+        "每个词元仍占一行：各个头沿列方向左右并排，而不是上下堆叠"
+    ),
+    "masks are True/False: your mask holds numbers": "掩码是 True/False：你的掩码里是数",
 }

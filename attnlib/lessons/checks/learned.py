@@ -67,21 +67,27 @@ def check_softmax_backward(func: Callable) -> str:
         step[index] = STEP
         expected[index] = ((softmax(scores + step) - softmax(scores - step)) * d_weights).sum()
     expected /= 2 * STEP
-    hint = tr("d_scores = weights * (d_weights - row sum of d_weights * weights)")
+    hint = tr(
+        "the formula above, α_l (g_l - Σ_j g_j α_j), for every row at once: one sum per "
+        "row, which must line up with its own row"
+    )
     got = expect_array(call(func, weights.copy(), d_weights.copy(), hint=hint))
     if close(got, weights * d_weights):
         raise Failure(
             tr("your d_scores misses the second term: it is weights * d_weights"),
             tr(
-                "each weight depends on every score of its row: subtract the row's "
-                "(d_weights * weights).sum(axis=1, keepdims=True) before multiplying"
+                "each weight depends on every score of its row: the formula's second "
+                "term, Σ_j g_j α_j, one number per row, is missing"
             ),
         )
     column_sums = (d_weights * weights).sum(axis=0, keepdims=True)  # (n_q, n_kv) -> (1, n_kv)
     if close(got, weights * (d_weights - column_sums)):
         raise Failure(
             tr("you summed down the columns (axis=0)"),
-            tr("the softmax normalises each row, so sum along axis=1"),
+            tr(
+                "the softmax normalises each row: the sum Σ_j g_j α_j runs along a row, "
+                "not down a column"
+            ),
         )
     compare(got, expected, tr("3 rows of 4 scores"), hint, atol=1e-6)
     return tr(
@@ -123,10 +129,16 @@ def check_loss_gradient(func: Callable) -> str:
     expected = np.array(
         [(loss(logits + STEP * e) - loss(logits - STEP * e)) / (2 * STEP) for e in np.eye(10)]
     )  # (n_values,)
-    hint = "d_logits = softmax(logits) - one_hot(answer)"
+    hint = tr(
+        "compare with step 1 of the backward pass above: which two terms does it have, "
+        "and does your gradient have both?"
+    )
     got = expect_array(call(func, logits.copy(), answer, hint=hint))
     if close(got, -np.eye(10)[answer]):
-        raise Failure(tr("your gradient is -one_hot(answer): the probabilities are missing"), hint)
+        raise Failure(
+            tr("your gradient is -one_hot(answer): the probabilities are missing"),
+            tr("step 1 of the backward pass has two terms: the model's probabilities are one"),
+        )
     if close(got, -expected):
         raise Failure(
             tr("your gradient has the wrong sign"),

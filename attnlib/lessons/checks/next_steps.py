@@ -72,9 +72,9 @@ def check_causal_mask(func: Callable) -> str:
     --------
     >>> check_causal_mask(lambda n: np.triu(np.ones((n, n), dtype=bool)))
     ✗ check_causal_mask: for n = 4 your mask is True above the diagonal: query 0 would see every later key
-      Hint: row i is query i and may see keys j <= i: the lower triangle, np.tril
+      Hint: row i is query i and may see keys j <= i: on and below the diagonal, not above
     """  # noqa: E501
-    hint = tr("True where query i may attend to key j, that is where j <= i: np.tril(...)")
+    hint = tr("True where query i may attend to key j, that is where j <= i: print your mask")
     for n in SIZES:
         got = call(func, n, hint=hint)
         got = expect_value(got, f"n = {n}", tr("end with `return mask`"))
@@ -100,8 +100,8 @@ def check_causal_mask(func: Callable) -> str:
                         dtype=arr.dtype,
                     ),
                     tr(
-                        "attnlib wants booleans (True = may attend): add .astype(bool), or "
-                        "build it with dtype=bool"
+                        "attnlib wants booleans (True = may attend): your mask holds numbers; "
+                        "what dtype must it have?"
                     ),
                 )
             raise Failure(
@@ -117,7 +117,7 @@ def check_causal_mask(func: Callable) -> str:
                 ),
                 tr(
                     "attnlib, like scaled_dot_product_attention, uses True = may attend: "
-                    "return ~your_mask"
+                    "your True and False are the other way round"
                 ),
             )
         if n > 1 and np.array_equal(arr, right.T):
@@ -127,7 +127,9 @@ def check_causal_mask(func: Callable) -> str:
                     "later key",
                     n=n,
                 ),
-                tr("row i is query i and may see keys j <= i: the lower triangle, np.tril"),
+                tr(
+                    "row i is query i and may see keys j <= i: on and below the diagonal, not above"
+                ),
             )
         if np.array_equal(arr, right & ~np.eye(n, dtype=bool)):
             raise Failure(
@@ -136,7 +138,7 @@ def check_causal_mask(func: Callable) -> str:
                     n=n,
                 )
                 + (tr(", and row 0 has no key at all") if n else ""),
-                tr("each token may attend to itself: j <= i, not j < i (np.tril with k=0)"),
+                tr("each token may attend to itself: j <= i, not j < i"),
             )
         wrong = arr != right
         if wrong.any():
@@ -307,15 +309,14 @@ def check_split_heads(func: Callable) -> str:
     --------
     >>> check_split_heads(lambda M, heads: M.reshape(heads, M.shape[0], -1))
     ✗ check_split_heads: parts[0] mixes rows of M: reshape reads M row by row, ...
-      Hint: ...
+      Hint: head h takes the block of columns h·w … (h+1)·w − 1 of every row: ...
     """
     M, heads, w = _heads_case()
     n = M.shape[0]
     right = np.stack([M[:, h * w : (h + 1) * w] for h in range(heads)])  # (heads, n, w)
     hint = tr(
-        "head h takes the block of columns h*w ... (h+1)*w - 1: "
-        "np.stack([M[:, h*w:(h+1)*w] for h in range(heads)]), or "
-        "M.reshape(n, heads, w).transpose(1, 0, 2)"
+        "head h takes the block of columns h·w … (h+1)·w − 1 of every row: print "
+        "parts[0] and compare it with those columns of M"
     )
     what = tr("M of shape {shape} and heads = {heads}", shape=M.shape, heads=heads)
     got = expect_array(call(func, M.copy(), heads, hint=hint), what, hint)
@@ -346,7 +347,7 @@ def check_split_heads(func: Callable) -> str:
                 got=got.shape,
                 want=right.shape,
             ),
-            tr("move the heads axis first: .transpose(1, 0, 2)"),
+            tr("the heads axis must come first: which two axes trade places?"),
         )
     compare(got, right, what, hint)
     return tr(
@@ -381,8 +382,8 @@ def check_merge_heads(func: Callable) -> str:
     ✓ check_merge_heads: ...
     """
     hint = tr(
-        "put the blocks side by side, head 0 first: np.concatenate(list(parts), axis=1), "
-        "or parts.transpose(1, 0, 2).reshape(n, -1)"
+        "put the blocks side by side, head 0 first: row i of the result holds token i's "
+        "row of every head; print your row 0 and compare it with parts[:, 0]"
     )
     ex = toy_multi_head(n=5, d=8, d_k=2, d_v=3, heads=3, seed=4)
     mh = multi_head_attention(*ex[1:6], heads=ex.heads)
@@ -409,7 +410,10 @@ def check_merge_heads(func: Callable) -> str:
                     what=what,
                     got=got.shape,
                 ),
-                tr("each token keeps one row: join the heads along the columns, axis=1"),
+                tr(
+                    "each token keeps one row: the heads go side by side along the "
+                    "columns, not below each other"
+                ),
             )
         if close(got, parts.reshape(n, heads_ * w_)):
             raise Failure(
@@ -457,7 +461,7 @@ def check_window_mask(func: Callable) -> str:
         if arr.dtype != bool:
             raise Failure(
                 tr("your mask is {dtype}, not boolean", dtype=arr.dtype),
-                tr("masks are True/False: end with .astype(bool)"),
+                tr("masks are True/False: your mask holds numbers"),
             )
         if np.array_equal(arr, right):
             continue

@@ -42,7 +42,7 @@ def check_to_heads(func: Callable) -> str:
     what = tr("a tensor of shape (B, n, heads·w) = (2, 3, 20) and heads = 4")
     hint = tr(
         "first cut each row's heads·w columns into heads blocks of w, then bring the heads "
-        "axis in front of the tokens: the tensor's methods view (or reshape) and transpose"
+        "axis in front of the tokens: print the shape after each step"
     )
     got = expect_array(call(func, M.clone(), heads, hint=hint), what)
     blocks = M.numpy().reshape(B, n, heads, w)  # (B, n, h·w) -> (B, n, h, w)
