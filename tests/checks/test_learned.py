@@ -1,4 +1,4 @@
-"""attnlib.checks.learned: the checks of notebook 06.
+"""attnlib.checks.learned and learned_predictions: the checks of notebook 06.
 
 Each solution in attnlib.solutions must pass its check, and each typical
 wrong answer must fail with the message or hint written for it, never with a
@@ -8,11 +8,14 @@ Jacobian written out entry by entry, which shares no formula with them.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
+import attnlib
 from attnlib import checks, lookup, reference, solutions
-from attnlib.checks import learned
+from attnlib.checks import learned, learned_predictions
 
 from .helpers import fails_with, passes
 
@@ -23,16 +26,16 @@ SOLVED = [
 
 
 def test_every_check_of_the_module_is_listed():
-    # check_pick and the predictions take a prediction, not a function: tested further down
-    predictions = {
-        "check_pick",
+    # check_pick takes a prediction, not a function: tested further down, with the
+    # predictions of learned_predictions
+    assert {check.__name__ for check, _ in SOLVED} | {"check_pick"} == {
+        name for name in dir(learned) if name.startswith("check_")
+    }
+    assert {name for name in dir(learned_predictions) if name.startswith("check_")} == {
         "check_prediction_uniform_loss",
         "check_prediction_gradient_size",
         "check_prediction_spread_growth",
         "check_prediction_loss_gradient",
-    }
-    assert {check.__name__ for check, _ in SOLVED} | predictions == {
-        name for name in dir(learned) if name.startswith("check_")
     }
 
 
@@ -174,6 +177,53 @@ def test_check_pick_names_the_weight_of_a_wrong_pick(trained, seq):
 def test_check_pick_bad_predictions(seq, prediction, words):
     assert len(seq.tokens) == 6  # the messages above name positions 0 to 5
     fails_with(checks.check_pick(prediction, lookup.init_params(), seq), words)
+
+
+@pytest.fixture(scope="module")
+def notebook_seq():
+    """Notebook 06's example, c7 e6 h5 f5 a9 ?f: h5 stores the same value as f5, the match."""
+    seq = lookup.make_task(500, seed=1)[0]
+    assert seq.tokens == ("c7", "e6", "h5", "f5", "a9", "?f") and seq.match == 3
+    return seq
+
+
+@pytest.mark.parametrize("prediction", [3, "f5", "F5", " f5 ", "'f5'", "ｆ５", "f", "F"])
+def test_check_pick_accepts_every_way_of_naming_the_position(trained, notebook_seq, prediction):
+    result = checks.check_pick(prediction, trained, notebook_seq)
+    passes(result)
+    assert "of its weight on 'f5' (position 3)" in result.message
+
+
+@pytest.mark.parametrize(
+    ("prediction", "words"),
+    [
+        ("h5", ["only 0.00 of its weight on 'h5'", "the same value", "keys, not with the values"]),
+        ("H5", ["on 'h5'", "the same value"]),
+        (2, ["on 'h5'", "the same value"]),
+        ("?f", ["the query itself", "the key 'f'"]),
+        (5, ["the query itself"]),
+        (4, ["position 4 is 'a9'", "count from 1"]),
+        ("c7", ["on 'c7'", "which pair holds the key 'f'?"]),
+        ("f7", ["'f7' is not a token", "key 'f' is there", "another value"]),
+        ("b5", ["'b5' is not a token", "no pair has the key 'b'", "not with the values"]),
+        ("zz", ["'zz' is not a token of this sequence: c7 e6 h5 f5 a9 ?f"]),
+    ],
+)
+def test_check_pick_names_the_slip(trained, notebook_seq, prediction, words):
+    fails_with(checks.check_pick(prediction, trained, notebook_seq), *words)
+
+
+def test_check_pick_slips_read_in_chinese(trained, notebook_seq):
+    attnlib.set_language("zh")
+    try:
+        same_value = checks.check_pick("h5", trained, notebook_seq)
+        by_key = checks.check_pick("f", trained, notebook_seq)
+    finally:
+        attnlib.set_language("en")
+    fails_with(same_value, "'h5'")
+    assert re.search(r"[\u4e00-\u9fff]", same_value.hint) and "'f'" in same_value.hint
+    passes(by_key)
+    assert "'f5'" in by_key.message
 
 
 # --- predictions of notebook 06 ------------------------------------------------

@@ -1428,4 +1428,33 @@ MESSAGES = {
         "每个词元仍占一行：各个头沿列方向左右并排，而不是上下堆叠"
     ),
     "masks are True/False: your mask holds numbers": "掩码是 True/False：你的掩码里是数",
+    # --- issue 33: check_pick, a position named in other ways, and its slips ---
+    "{prediction!r} is not a token of this sequence: key {key!r} is there, but its "
+    "pair holds another value": (
+        "{prediction!r} 不是这个序列里的词元：键 {key!r} 在序列里，但它那一对存的是另一个值"
+    ),
+    "write the pair as printed, or its position (0 for the first token)": (
+        "照打印出来的样子写这一对，或者写它的位置（第一个词元是 0）"
+    ),
+    "{prediction!r} is not a token of this sequence: no pair has the key {key!r}": (
+        "{prediction!r} 不是这个序列里的词元：没有哪一对的键是 {key!r}"
+    ),
+    "the query is matched with the keys, not with the values: which pair holds the key {key!r}?": (
+        "查询词元是拿来和键比对的，而不是和值比对：哪一对里存着键 {key!r}？"
+    ),
+    "{query!r} is the query itself: its row is the one we read; which pair holds the "
+    "key {key!r} it asks for?": (
+        "{query!r} 就是查询词元本身：我们读的正是它这一行；它要找的键 {key!r} 在哪一对里？"
+    ),
+    "{token!r} holds the same value as the pair the query weights most, but under "
+    "another key: the query is matched with the keys, not with the values (they can "
+    "repeat); which pair holds the key {key!r}?": (
+        "{token!r} 存的值与查询词元最关注的那一对相同，但键不同：查询词元是拿来和键比对的，"
+        "而不是和值比对（值可以重复）；哪一对里存着键 {key!r}？"
+    ),
+    "position {position} is {token!r}: did you count from 1? Positions count from 0; "
+    "which pair holds the key {key!r}?": (
+        "位置 {position} 是 {token!r}：你是不是从 1 开始数了？位置从 0 开始数；"
+        "哪一对里存着键 {key!r}？"
+    ),
 }

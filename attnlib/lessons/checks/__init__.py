@@ -17,6 +17,8 @@ bare traceback: it reports it instead.
 - :mod:`.weights`: 05's predictions (exps, a weight and an output by hand, doubled scores);
 - :mod:`.layer`: 05's capstone, the learner's whole self-attention layer;
 - :mod:`.learned`: exercises of notebook 06 (the softmax's and the loss's gradients, a pick);
+- :mod:`.learned_predictions`: notebook 06's predictions (the untrained loss, its gradient,
+  the gradients' size, the scores' spread);
 - :mod:`.next_steps`: notebook 07's exercises (a causal mask, masked weights, heads);
 - :mod:`.next_predictions`: notebook 07's predictions (mask counts, head shapes and sizes);
 - :mod:`.torch_heads`: notebook 08's exercise (a batch cut into heads, in PyTorch's layout).
@@ -49,14 +51,12 @@ from .inputs import (
     check_shapes,
 )
 from .layer import check_self_attention
-from .learned import (
-    check_loss_gradient,
-    check_pick,
+from .learned import check_loss_gradient, check_pick, check_softmax_backward
+from .learned_predictions import (
     check_prediction_gradient_size,
     check_prediction_loss_gradient,
     check_prediction_spread_growth,
     check_prediction_uniform_loss,
-    check_softmax_backward,
 )
 from .next_predictions import (
     check_prediction_causal_count,
