@@ -363,3 +363,29 @@ def test_no_slip_recognised_gives_the_step_to_redo():
     fails_with(first, "is not right yet", "redo it in three steps")
     assert not any(_holds(_hint(first), value) for value in _g(SCORE_01))
     check.reset()
+
+
+def test_more_slips_are_named_on_the_first_try():
+    # slips beyond the table above, each with the words that name it
+    ex = attnlib.toy_example(n=3, d=4, d_k=4, seed=8)  # score_01 = 1.595, score_10 = 0.818
+    peaked = attnlib.self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
+    score = float(peaked.scores[0, 1])
+    for check, answer, kwargs, words in [
+        (checks.check_prediction_score, round(-score, 3), {"att": peaked}, "sign is turned round"),
+        (checks.check_prediction_score_variance, 0, {}, "0 is the mean"),
+        (checks.check_prediction_uniform_loss, -2.303, {}, "sign is turned round"),
+        (checks.check_prediction_uniform_loss, round(float(np.log2(10)), 2), {}, "log base 2"),
+        (checks.check_prediction_spread_growth, 16, {}, "the spread at one d_k"),
+        (checks.check_prediction_loss_gradient, (-1, 0), {}, "-one_hot(answer) alone"),
+        (checks.check_prediction_causal_count, 18, {}, "cut the diagonal in two"),
+        (checks.check_prediction_fused_shape, ((5, 9), [1, 4, 7]), {}, "one in every three"),
+        (checks.check_prediction_head_parameters, "one head", {}, "only one of them"),
+        (checks.check_prediction_exps, [7.39, 4.48, 1.0], {"att": HAND}, "maximum minus each"),
+    ]:
+        check.reset()
+        first = check(answer, **kwargs)
+        fails_with(first, "is not right yet", words)
+        check.reset()
+    first = checks.check_prediction_score(round(-score, 3), att=peaked)
+    assert f"{score:.4g}" not in _hint(first) and "-" + f"{score:.4g}" in first.message
+    checks.check_prediction_score.reset()
