@@ -143,6 +143,12 @@ def predict_qkv_shapes(n=5, d=6, d_k=3, d_v=2):
     return (n, d_k), (n, d_k), (n, d_v)
 
 
+def predict_fused_shape(n=5, d=6, d_k=3):
+    """X @ W_QKV is (n, 3 d_k), and K is its second block of d_k columns
+    (check_prediction_fused_shape)."""
+    return (n, 3 * d_k), list(range(d_k, 2 * d_k))
+
+
 def predict_score(att, i=0, j=1):
     """score_ij by hand: q_i · k_j term by term, then ÷ √d_k (check_prediction_score)."""
     q, k = att.Q[i], att.K[j]
@@ -164,6 +170,12 @@ def predict_winner(att, i=1):
 def predict_doubled_scores():
     """Doubling every score doubles every gap, and α_j / α_k = exp(gap) (check_prediction_doubled_scores)."""  # noqa: E501
     return "sharper"
+
+
+def predict_temperature(T=2.0):
+    """Dividing by T > 1 shrinks every gap between scores: flatter rows
+    (check_prediction_temperature)."""
+    return "flatter" if T > 1 else ("sharper" if T < 1 else "unchanged")
 
 
 def predict_alpha(att, i=1, j=2):

@@ -242,7 +242,7 @@ def _verdicts(code: str, check, answers, **kwargs) -> list[str]:
 @pytest.mark.parametrize("code", EDITIONS)
 def test_a_prediction_is_answered_wrongly_then_rightly(site, server, tab, code):
     """A number (notebook 01: how many times the scores) and a word (07: which has more
-    parameters): a first wrong try is told the step to redo, then the right answer
+    parameters): a first wrong try is told its slip (or the step to redo), then the right answer
     passes, with the verdicts attnlib's check gives in that language."""
     tab.goto(f"{server}{code}/01_what_is_self_attention.html")
     _ready(tab)

@@ -104,7 +104,7 @@ def test_softmax_down_the_columns_is_named():
         return e / e.sum(axis=0, keepdims=True)
 
     result = checks.check_softmax(down_columns)
-    fails_with(result, "down the columns (axis=0)", "axis=-1", "every row sums to 1")
+    fails_with(result, "down the columns (axis=0)", "every row must sum to 1", "which axis")
 
 
 def test_scores_hint_names_the_formula_not_the_code():

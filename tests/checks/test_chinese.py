@@ -59,6 +59,14 @@ SAMPLE = {
         lambda: checks.check_prediction_alpha(0.37, reveal=True),  # α_12 = 0.366
         lambda: checks.check_prediction_alpha(0.5, reveal=True),
     ),
+    "projections (a fused product)": (
+        lambda: checks.check_prediction_fused_shape(((5, 9), [3, 4, 5])),
+        lambda: checks.check_prediction_fused_shape(((5, 9), [0, 1, 2]), reveal=True),
+    ),
+    "weights (a temperature)": (
+        lambda: checks.check_prediction_temperature("flatter"),
+        lambda: checks.check_prediction_temperature("sharper", reveal=True),
+    ),
     "learned": (
         lambda: checks.check_softmax_backward(solutions.my_softmax_backward),
         lambda: checks.check_loss_gradient(
@@ -136,10 +144,10 @@ def test_the_learner_s_own_words_and_code_are_not_translated():
     assert "'unchanged'" in result.message and "更集中" in result.message
     raised = checks.check_softmax(boom)
     assert "KeyError: 'nope'" in raised.message
-    transposed = checks.check_cross_scores(
-        lambda X_q, X_kv, W_Q, W_K: ((X_q @ W_Q) @ (X_kv @ W_K).T).T / np.sqrt(W_Q.shape[1])
-    )
-    assert "Q @ K.T" in transposed.hint and "K @ Q.T" in transposed.hint
+    inverse = checks.check_permutation(lambda Z, perm: Z[np.argsort(perm)])
+    assert "X_new = X[perm]" in inverse.hint and "Z" in inverse.hint and CJK.search(inverse.hint)
+    split = checks.check_split_heads(lambda M, heads: M.reshape(heads, M.shape[0], -1))
+    assert "parts[0]" in split.hint and "ℓ·d_k … (ℓ+1)·d_k − 1" in split.hint
 
 
 def test_a_result_keeps_the_language_it_was_made_in():

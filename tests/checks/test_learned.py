@@ -1,4 +1,4 @@
-"""attnlib.checks.learned: the checks of notebook 06.
+"""attnlib.checks.learned and learned_predictions: the checks of notebook 06.
 
 Each solution in attnlib.solutions must pass its check, and each typical
 wrong answer must fail with the message or hint written for it, never with a
@@ -8,11 +8,14 @@ Jacobian written out entry by entry, which shares no formula with them.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
+import attnlib
 from attnlib import checks, lookup, reference, solutions
-from attnlib.checks import learned
+from attnlib.checks import learned, learned_predictions
 
 from .helpers import fails_with, passes
 
@@ -23,16 +26,16 @@ SOLVED = [
 
 
 def test_every_check_of_the_module_is_listed():
-    # check_pick and the predictions take a prediction, not a function: tested further down
-    predictions = {
-        "check_pick",
+    # check_pick takes a prediction, not a function: tested further down, with the
+    # predictions of learned_predictions
+    assert {check.__name__ for check, _ in SOLVED} | {"check_pick"} == {
+        name for name in dir(learned) if name.startswith("check_")
+    }
+    assert {name for name in dir(learned_predictions) if name.startswith("check_")} == {
         "check_prediction_uniform_loss",
         "check_prediction_gradient_size",
         "check_prediction_spread_growth",
         "check_prediction_loss_gradient",
-    }
-    assert {check.__name__ for check, _ in SOLVED} | predictions == {
-        name for name in dir(learned) if name.startswith("check_")
     }
 
 
@@ -82,14 +85,14 @@ def test_loss_gradient_solution_is_the_jacobian_product():
 @pytest.mark.parametrize(
     ("wrong", "words"),
     [
-        (lambda w, g: w * g, ["misses the second term", "axis=1, keepdims=True"]),
+        (lambda w, g: w * g, ["misses the second term", "Σ_j g_j α_j, one number per row"]),
         (
             lambda w, g: w * (g - (g * w).sum(axis=0, keepdims=True)),
-            ["summed down the columns", "sum along axis=1"],
+            ["summed down the columns", "runs along a row"],
         ),
         (
             lambda w, g: 2 * solutions.my_softmax_backward(w, g),
-            ["for 3 rows of 4 scores, entry", "row sum of d_weights * weights"],
+            ["for 3 rows of 4 scores, entry", "one sum per row"],
         ),
         (lambda w, g: w[0], ["you returned shape (4,), expected (3, 4)"]),
         (lambda w, g: solutions.my_softmax_backward(w, g).T, ["shape (4, 3), expected (3, 4)"]),
@@ -102,7 +105,7 @@ def test_softmax_backward_typical_mistakes(wrong, words):
 
 def test_softmax_backward_hint_comes_with_the_learners_exception():
     result = checks.check_softmax_backward(lambda w, g: w @ g)  # (3, 4) @ (3, 4): no fit
-    fails_with(result, "raised ValueError", "row sum of d_weights * weights")
+    fails_with(result, "raised ValueError", "α_l (g_l - Σ_j g_j α_j)")
 
 
 # --- check_loss_gradient -------------------------------------------------------
@@ -111,13 +114,16 @@ def test_softmax_backward_hint_comes_with_the_learners_exception():
 @pytest.mark.parametrize(
     ("wrong", "words"),
     [
-        (lambda z, a: -np.eye(10)[a], ["probabilities are missing", "softmax(logits)"]),
+        (lambda z, a: -np.eye(10)[a], ["probabilities are missing", "two terms"]),
         (
             lambda z, a: -solutions.my_loss_gradient(z, a),
             ["wrong sign", "the loss falls when the answer's logit rises"],
         ),
         (lambda z, a: np.exp(z) - np.eye(10)[a], ["10 logits with answer 3, entry"]),
-        (lambda z, a: reference.softmax_rows([z])[0], ["entry (3,)", "one_hot(answer)"]),
+        (
+            lambda z, a: reference.softmax_rows([z])[0],
+            ["entry (3,)", "step 1 of the backward pass"],
+        ),
         (lambda z, a: solutions.my_loss_gradient(z, a)[None], ["shape (1, 10), expected (10,)"]),
     ],
 )
@@ -173,21 +179,72 @@ def test_check_pick_bad_predictions(seq, prediction, words):
     fails_with(checks.check_pick(prediction, lookup.init_params(), seq), words)
 
 
+@pytest.fixture(scope="module")
+def notebook_seq():
+    """Notebook 06's example, c7 e6 h5 f5 a9 ?f: h5 stores the same value as f5, the match."""
+    seq = lookup.make_task(500, seed=1)[0]
+    assert seq.tokens == ("c7", "e6", "h5", "f5", "a9", "?f") and seq.match == 3
+    return seq
+
+
+@pytest.mark.parametrize("prediction", [3, "f5", "F5", " f5 ", "'f5'", "ｆ５", "f", "F"])
+def test_check_pick_accepts_every_way_of_naming_the_position(trained, notebook_seq, prediction):
+    result = checks.check_pick(prediction, trained, notebook_seq)
+    passes(result)
+    assert "of its weight on 'f5' (position 3)" in result.message
+
+
+@pytest.mark.parametrize(
+    ("prediction", "words"),
+    [
+        ("h5", ["only 0.00 of its weight on 'h5'", "the same value", "keys, not with the values"]),
+        ("H5", ["on 'h5'", "the same value"]),
+        (2, ["on 'h5'", "the same value"]),
+        ("?f", ["the query itself", "the key 'f'"]),
+        (5, ["the query itself"]),
+        (4, ["position 4 is 'a9'", "count from 1"]),
+        ("c7", ["on 'c7'", "which pair holds the key 'f'?"]),
+        ("f7", ["'f7' is not a token", "key 'f' is there", "another value"]),
+        ("b5", ["'b5' is not a token", "no pair has the key 'b'", "not with the values"]),
+        ("zz", ["'zz' is not a token of this sequence: c7 e6 h5 f5 a9 ?f"]),
+    ],
+)
+def test_check_pick_names_the_slip(trained, notebook_seq, prediction, words):
+    fails_with(checks.check_pick(prediction, trained, notebook_seq), *words)
+
+
+def test_check_pick_slips_read_in_chinese(trained, notebook_seq):
+    attnlib.set_language("zh")
+    try:
+        same_value = checks.check_pick("h5", trained, notebook_seq)
+        by_key = checks.check_pick("f", trained, notebook_seq)
+    finally:
+        attnlib.set_language("en")
+    fails_with(same_value, "'h5'")
+    assert re.search(r"[\u4e00-\u9fff]", same_value.hint) and "'f'" in same_value.hint
+    passes(by_key)
+    assert "'f5'" in by_key.message
+
+
 # --- predictions of notebook 06 ------------------------------------------------
 
 
-def test_uniform_loss_is_log_10_and_a_first_miss_gets_the_step_only():
+def test_uniform_loss_is_log_10_and_a_first_miss_gets_the_slip_only():
     check = checks.check_prediction_uniform_loss
     passes(check(2.3))
     passes(check(np.log(10)))
     passes(check(np.log(4), n_values=4))
     check.reset()
     first = check(0.1)
-    fails_with(first, "not right yet", "minus its natural log")
+    fails_with(first, "not right yet", "0.1 is the probability", "minus its log")
     assert "2.303" not in str(first)  # no answer on the first try
     fails_with(check(0.1), "2.303", "0.1 is the probability")
     fails_with(check(1.0, reveal=True), "log base 10")
+    fails_with(check(np.log2(10), reveal=True), "log base 2")
+    fails_with(check(-2.303, reveal=True), "sign is turned round")
     fails_with(check(5.0, reveal=True), "-log of the probability")
+    check.reset()
+    fails_with(check(5.0), "not right yet", "minus its natural log")  # no slip: the step
     fails_with(check(...), "not written a prediction")
     fails_with(check("2.3"), "not a number")
     check.reset()
@@ -211,7 +268,8 @@ def test_spread_growth_is_the_square_root_of_the_variance_growth():
     passes(checks.check_prediction_spread_growth(2))
     passes(checks.check_prediction_spread_growth(3, d_k_from=16, d_k_to=144))
     fails_with(checks.check_prediction_spread_growth(4, reveal=True), "2 times", "variance grows")
-    fails_with(checks.check_prediction_spread_growth(8, reveal=True), "square root")
+    fails_with(checks.check_prediction_spread_growth(8, reveal=True), "spread at one d_k")
+    fails_with(checks.check_prediction_spread_growth(3, reveal=True), "square root")
 
 
 def test_loss_gradient_prediction():

@@ -7,7 +7,7 @@ import pytest
 
 import attnlib
 from attnlib import checks, solutions
-from attnlib.checks import predictions, weights, worked
+from attnlib.checks import predictions, projections, weights, worked
 from attnlib.data import VOCABULARY
 
 from .helpers import fails_with, passes
@@ -36,6 +36,7 @@ PREDICTED = [
     (checks.check_prediction_X_shape, solutions.predict_X_shape()),
     (checks.check_prediction_embedding_row, solutions.predict_embedding_row()),
     (checks.check_prediction_qkv_shapes, solutions.predict_qkv_shapes()),
+    (checks.check_prediction_fused_shape, solutions.predict_fused_shape()),
     (checks.check_prediction_score, solutions.predict_score(small())),
     (checks.check_prediction_score_variance, solutions.predict_score_variance()),
     (checks.check_prediction_winner, solutions.predict_winner(small())),
@@ -44,13 +45,14 @@ PREDICTED = [
     (checks.check_prediction_moved_token, solutions.predict_moved_token()),
     (checks.check_prediction_exps, solutions.predict_exps(small())),
     (checks.check_prediction_output, solutions.predict_output(small())),
+    (checks.check_prediction_temperature, solutions.predict_temperature()),
 ]
 
 
 def test_every_check_of_the_module_is_listed():
     assert {check.__name__ for check, _ in PREDICTED} == {
         name
-        for module in (predictions, worked, weights)
+        for module in (predictions, projections, worked, weights)
         for name in dir(module)
         if name.startswith("check_")
     }
@@ -271,3 +273,96 @@ def test_variance_rule_and_tolerance():
     measured = attnlib.stats.score_variance([64], trials=20_000, seed=0).unscaled[0]
     assert abs(measured - 64) < 0.1 * 64
     assert f"{measured:.3g}" in str(checks.check_prediction_score_variance(1, reveal=True))
+
+
+# --- 03: one fused product, X @ W_QKV ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "columns", [[3, 4, 5], (5, 4, 3), range(3, 6), slice(3, 6), np.arange(3, 6)]
+)
+def test_fused_shape_takes_the_columns_as_a_list_a_range_or_a_slice(columns):
+    passes(checks.check_prediction_fused_shape(((5, 9), columns)))
+
+
+def test_fused_shape_other_sizes_are_computed_not_typed():
+    passes(checks.check_prediction_fused_shape(((4, 6), [2, 3]), n=4, d=8, d_k=2))
+    fails_with(
+        checks.check_prediction_fused_shape(((5, 9), [3, 4, 5]), n=4, d=8, d_k=2, reveal=True),
+        "X @ W_QKV has shape (4, 6) and K is columns [2, 3]",
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        (((5, 3), [3, 4, 5]), "the shape of one of Q, K, V"),
+        (((9, 5), [3, 4, 5]), "rows are tokens"),
+        (((6, 9), [3, 4, 5]), "W_QKV's shape"),
+        (((5, 6), [3, 4, 5]), "that is X's shape"),
+        (((5, 9), [0, 1, 2]), "those are Q's columns"),
+        (((5, 9), [6, 7, 8]), "those are V's columns"),
+        (((5, 9), [1, 4, 7]), "one in every three"),
+        (((5, 9), [4, 5, 6]), "count the columns from 1"),
+        (((5, 9), [3, 4]), "each block d_k columns wide"),
+    ],
+)
+def test_fused_shape_names_each_slip_then_gives_the_answer(answer, words):
+    check = checks.check_prediction_fused_shape
+    check.reset()
+    first = check(answer)
+    fails_with(first, "is not right yet", words)
+    assert "[3, 4, 5]" not in first.hint and "(5, 9)" not in first.hint
+    fails_with(check(answer), "X @ W_QKV has shape (5, 9) and K is columns [3, 4, 5]")
+    check.reset()
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        ("((5, 9), [3, 4, 5])", "is text (a str)"),
+        ((5, 9), "not a shape and a list of columns"),
+        (((5, 9), 3), "not a list of column indices"),
+        (((5, 9), "345"), "not a list of column indices"),
+        (((5, 9), [3.0, 4, 5]), "not a list of column indices"),
+        (..., "not written a prediction"),
+    ],
+)
+def test_fused_shape_of_the_wrong_form_is_no_wrong_try(answer, words):
+    check = checks.check_prediction_fused_shape
+    fails_with(check(answer), words)
+    assert check.attempts.wrong == 0
+
+
+# --- 05: a temperature ---------------------------------------------------------------
+
+
+def test_temperature_flattens_above_1_sharpens_below_and_names_the_scaling():
+    check = checks.check_prediction_temperature
+    passes(check("flatter"))
+    passes(check("更平缓"))
+    passes(check("sharper", tau=0.5))
+    passes(check("unchanged", tau=1))
+    assert "τ = √d_k" in check("flatter").message  # the prompt's second question, answered
+    hand = attnlib.self_attention(*attnlib.data.hand_example()[1:])
+    passes(check("flatter", att=hand))
+
+
+def test_temperature_slips_first_without_the_answer_then_with_it():
+    check = checks.check_prediction_temperature
+    check.reset()
+    first = check("sharper")
+    fails_with(first, "is not right yet", "a τ below 1", "shrinks every score")
+    assert "flatter" not in str(first)
+    fails_with(check("sharper"), "the rows get flatter", "largest weight per row", "1/2")
+    check.reset()
+    fails_with(check("unchanged"), "not a factor")
+    check.reset()
+    fails_with(check("flatter", tau=0.5), "a τ above 1")
+    check.reset()
+
+
+@pytest.mark.parametrize("tau", [0, -1.0, "2", True, None])
+def test_temperature_needs_a_positive_number(tau):
+    with pytest.raises(ValueError, match="tau must be a positive number"):
+        checks.check_prediction_temperature("flatter", tau=tau)

@@ -31,6 +31,7 @@ WORD_CHECKS = {
     "check_prediction_gradient_size": ("larger", "更大", "更小"),
     "check_prediction_head_parameters": ("the same", "一样多", "一个头"),
     "check_prediction_wrong_d": ("flatter", "更平缓", "更集中"),
+    "check_prediction_temperature": ("flatter", "更平缓", "更集中"),
 }
 
 

@@ -16,8 +16,9 @@ answers the learner can give, and the page looks the answer up.
   finds the band of the typed number and writes it into the verdict where the check
   wrote the answer.
 
-Each verdict is the check's own HTML, for a first wrong try (the step to redo) and
-for a second (the answer and why), as the notebook shows them.
+Each verdict is the check's own HTML, for a first wrong try (the slip, or the step to
+redo, without the answer) and for a second (the answer and why), as the notebook shows
+them.
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ MESSAGES = {
         "形状为 (B, n, h·d_k) = (2, 3, 20)、头数 h = 4 的张量"
     ),
     "first cut each row's heads·d_k columns into heads blocks of d_k, then bring the heads "
-    "axis in front of the tokens: the tensor's methods view (or reshape) and transpose": (
+    "axis in front of the tokens: print the shape after each step": (
         "先把每一行的 heads·d_k 列切成 heads 块、每块 d_k 列，再把头所在的轴移到词元之前："
-        "用张量的 view（或 reshape）和 transpose 方法"
+        "每做一步，都把形状打印出来看看"
     ),
     "for {what}, your tensor has the right shape and the wrong numbers: a "
     "reshape to (B, heads, n, d_k) reads the entries in memory order, so each "

@@ -29,56 +29,32 @@ MESSAGES = {
         "对于 {what}，第 {index} 个元素是 {got:.4g}，应为 {want:.4g}"
     ),
     # --- inputs: 2.1 and 2.2.1 ---
-    "queries are X_q @ W_Q, keys are X_kv @ W_K": ("查询向量来自 X_q @ W_Q，键向量来自 X_kv @ W_K"),
     "n_q = {n_q} queries and n_kv = {n_kv} keys": (
         "n_q = {n_q} 个查询向量、n_kv = {n_kv} 个键向量"
     ),
     "for {what} you returned shape {got}, the transpose of ({n_q}, {n_kv})": (
         "对于 {what}，你返回的形状是 {got}，正好是 ({n_q}, {n_kv}) 的转置"
     ),
-    "one row per query: scores = Q @ K.T, not K @ Q.T": (
-        "每个查询向量占一行：scores = Q @ K.T，而不是 K @ Q.T"
-    ),
     "for {what} you returned shape {got}, expected ({n_q}, {n_kv})": (
         "对于 {what}，你返回的形状是 {got}，应为 ({n_q}, {n_kv})"
     ),
-    "queries come from X_q but keys from X_kv: K = X_kv @ W_K": (
-        "查询向量来自 X_q，键向量却来自 X_kv：K = X_kv @ W_K"
-    ),
     "your scores are Q Kᵀ without the scaling": "你的注意力分数是 Q Kᵀ，少了缩放这一步",
-    "divide by √d_k, the square root of the number of columns of W_Q": (
-        "再除以 √d_k，即 W_Q 列数的平方根"
-    ),
     "your scores are divided by d_k instead of √d_k": "你的注意力分数除的是 d_k，而不是 √d_k",
-    "use np.sqrt(d_k): the chapter scales by the square root": (
-        "用 np.sqrt(d_k)：本章的缩放除的是平方根"
-    ),
     "passed: {n_q} queries against {n_kv} keys give a "
     "({n_q}, {n_kv}) score matrix, scaled by √d_k": (
         "通过：{n_q} 个查询向量对 {n_kv} 个键向量，得到 ({n_q}, {n_kv}) 的注意力分数矩阵，"
         "并已除以 √d_k 缩放"
     ),
-    "index the rows of Z with perm": "用 perm 去索引 Z 的行",
     "row i of X[perm] is token perm[i]": "X[perm] 的第 i 行是第 perm[i] 个词元",
     "your prediction is the old Z, unchanged": "你的预测就是原来的 Z，一点没变",
-    "the outputs move with their tokens: row i of the new Z belongs to token perm[i]": (
-        "输出跟着各自的词元移动：新 Z 的第 i 行属于第 perm[i] 个词元"
-    ),
     "your rows are reordered the wrong way round (by the inverse permutation)": (
         "你的行顺序排反了（用的是逆排列）"
-    ),
-    "X_new = X[perm], so the new outputs are indexed the same way": (
-        "X_new = X[perm]，所以新的输出也按同样的方式索引"
     ),
     "passed: for {what}, self-attention on X[perm] gives exactly your prediction": (
         "通过：对于 {what}，在 X[perm] 上运行自注意力机制，得到的正是你的预测"
     ),
     "the words {words!r} (vocabulary of {size} words, d = {d})": (
         "{words!r} 这几个词（词表共 {size} 个词，d = {d}）"
-    ),
-    "the table's rows follow the order of VOCABULARY: find each word's row with "
-    "VOCABULARY.index(word)": (
-        "表的各行与 VOCABULARY 的顺序一致：用 VOCABULARY.index(word) 找到每个词所在的行"
     ),
     "you returned shape {got}, the transpose of ({a}, {b})": (
         "你返回的形状是 {got}，正好是 ({a}, {b}) 的转置"
@@ -89,10 +65,6 @@ MESSAGES = {
     ),
     "passed: {n} words looked up, X has shape ({n}, {d}), and the two {word!r} rows "
     "are identical": ("通过：查到了 {n} 个词，X 的形状是 ({n}, {d})，两个 {word!r} 的行完全相同"),
-    "start from np.zeros((len(words), len(VOCABULARY))) "
-    "and set one_hot[i, VOCABULARY.index(word)] = 1": (
-        "先建 np.zeros((len(words), len(VOCABULARY)))，再令 one_hot[i, VOCABULARY.index(word)] = 1"
-    ),
     "one row per word, one column per vocabulary entry": "每个词占一行，词表里每个词占一列",
     "you returned shape {got}, expected ({n}, {size}): {n} words by {size} vocabulary entries": (
         "你返回的形状是 {got}，应为 ({n}, {size})：{n} 个词，每个词对应词表的 {size} 个位置"
@@ -100,27 +72,19 @@ MESSAGES = {
     "row {bad} ({word!r}) is not one-hot: it should hold a single 1 and zeros elsewhere": (
         "第 {bad} 行（{word!r}）不是独热（one-hot）行：应当只有一个 1，其余全为零"
     ),
-    "the 1 goes in column VOCABULARY.index(word)": "1 应放在第 VOCABULARY.index(word) 列",
     "passed: the one-hot matrix has shape ({n}, {size}), one 1 per row, "
     "and one_hot @ table equals the lookup": (
         "通过：独热（one-hot）矩阵的形状是 ({n}, {size})，每行一个 1，而且 one_hot @ table 与查表的结果相同"
     ),
     "rows are tokens: the first number is the number of rows": ("行对应词元：第一个数是行数"),
-    "that is X's shape; W_Q (d × d_k) turns each row of length d into one of length d_k": (
-        "这是 X 的形状；W_Q（d × d_k）把每一行从 d 维变成 d_k 维"
-    ),
     "each score pairs one query (row i) with one key (column j): how many of each?": (
         "每个注意力分数对应一个查询向量（第 i 行）和一个键向量（第 j 列）：各有多少个？"
-    ),
-    "Z = α V takes its columns from V, and V = X W_V has d_v columns": (
-        "Z = α V 的列数来自 V，而 V = X W_V 有 d_v 列"
     ),
     "return a dict: {example}": "返回一个字典：{example}",
     "your function returned a {kind}, not a dict": "你的函数返回的是 {kind}，而不是字典",
     "your dict has no key {key!r}": "你的字典里没有键 {key!r}",
     "use the keys 'Q', 'scores' and 'Z'": "用 'Q'、'scores' 和 'Z' 作为字典的键",
     "for {sizes}, {key} is {value!r}, not a shape": "当 {sizes} 时，{key} 是 {value!r}，不是形状",
-    "a shape is a tuple of two ints, such as (n, d_k)": "形状是由两个整数组成的元组，例如 (n, d_k)",
     "for {sizes} you said {key} has shape {got}, but it is {want}": (
         "当 {sizes} 时，你说 {key} 的形状是 {got}，实际是 {want}"
     ),
@@ -131,24 +95,10 @@ MESSAGES = {
     ),
     # --- formulas: 2.2.2 to 2.2.4 ---
     "a 2 × 3 matrix of small scores": "2 × 3 的小注意力分数矩阵",
-    "exponentiate each score, then divide by the sum of its row "
-    "(sum over axis=-1 with keepdims=True)": (
-        "先对每个注意力分数取指数，再除以所在行的和（沿 axis=-1 求和，keepdims=True）"
-    ),
     "scores of size 1000": "1000 量级的注意力分数",
-    "subtract each row's maximum before np.exp: it cancels in the fraction "
-    "but stops exp from overflowing": (
-        "在 np.exp 之前先减去每行的最大值：它在分子分母中相互抵消，却能防止 exp 溢出"
-    ),
     "on {what} your softmax gave nan (or inf)": "对于 {what}，你的 softmax 得到了 nan（或 inf）",
     "passed on small scores and on scores of size 1000; each row sums to 1": (
         "通过：小注意力分数和 1000 量级的注意力分数都算对了，每行之和为 1"
-    ),
-    "rows are tokens: Q = X @ W_Q, K = X @ W_K, V = X @ W_V, shape (n, d) @ (d, d_k) -> (n, d_k)": (
-        "行对应词元：Q = X @ W_Q，K = X @ W_K，V = X @ W_V，形状为 (n, d) @ (d, d_k) -> (n, d_k)"
-    ),
-    "with W_Q of shape (d, d_k), W_Q @ x_i does not fit; rows are tokens, so write X @ W_Q": (
-        "W_Q 的形状是 (d, d_k)，W_Q @ x_i 的形状对不上；行对应词元，所以写 X @ W_Q"
     ),
     "end with `return Q, K, V`": "最后写 `return Q, K, V`",
     "expected three arrays (Q, K, V), got {kind}": "应返回三个数组 (Q, K, V)，你返回的是 {kind}",
@@ -156,18 +106,10 @@ MESSAGES = {
         "你的 {label} 转置了：形状是 {got}，应为 {want}（每个词元占一行）"
     ),
     "your {label} equals X @ {other}": "你的 {label} 等于 X @ {other}",
-    "each projection has its own matrix: {label} = X @ {own}": (
-        "每个线性变换都有自己的矩阵：{label} = X @ {own}"
-    ),
     "Q, K and V match X @ W_Q, X @ W_K, X @ W_V (shapes (5, 3), (5, 3), (5, 2))": (
         "Q、K、V 与 X @ W_Q、X @ W_K、X @ W_V 一致（形状为 (5, 3)、(5, 3)、(5, 2)）"
     ),
     "X_cols of shape (6, 5) and W_Q of shape (6, 3)": "X_cols（形状 (6, 5)）和 W_Q（形状 (6, 3)）",
-    "W_Q has shape (d, d_k), so W_Q @ x_i does not fit; its transpose does: "
-    "W_Q.T @ X_cols, shape (d_k, d) @ (d, n) -> (d_k, n)": (
-        "W_Q 的形状是 (d, d_k)，W_Q @ x_i 的形状对不上；换成它的转置就可以："
-        "W_Q.T @ X_cols，形状为 (d_k, d) @ (d, n) -> (d_k, n)"
-    ),
     "you returned the row form, shape {got}; the column form "
     "has one column per token, shape {want}": (
         "你返回的是行形式，形状为 {got}；列形式中每个词元占一列，形状应为 {want}"
@@ -183,13 +125,9 @@ MESSAGES = {
     "for {what} you returned shape {got}, (d_k, d_k); expected {want}, (n_q, n_kv)": (
         "对于 {what}，你返回的形状是 {got}，即 (d_k, d_k)；应为 {want}，即 (n_q, n_kv)"
     ),
-    "the scores pair tokens, not coordinates: Q @ K.T, not Q.T @ K": (
-        "注意力分数是词元与词元配对，不是分量与分量配对：应为 Q @ K.T，而不是 Q.T @ K"
-    ),
     "for {what} your matrix is transposed: row i must hold the scores of query i": (
         "对于 {what}，你的矩阵转置了：第 i 行应是查询向量 i 的注意力分数"
     ),
-    "Q @ K.T, not K @ Q.T": "应为 Q @ K.T，而不是 K @ Q.T",
     "for {what}, {said}; divide by √d_k = {root:.4g}": (
         "对于 {what}，{said}；应除以 √d_k = {root:.4g}"
     ),
@@ -199,29 +137,15 @@ MESSAGES = {
     "rows uniform, one-hot and (0.7, 0.1, 0.1, 0.1)": (
         "(0.25, 0.25, 0.25, 0.25)（均匀）、(1, 0, 0, 0)（独热）和 (0.7, 0.1, 0.1, 0.1) 这三行"
     ),
-    "H_i = -Σ_j α_ij ln α_ij along each row (axis=1), with 0·ln 0 = 0": (
-        "沿每一行（axis=1）计算 H_i = -Σ_j α_ij ln α_ij，并约定 0·ln 0 = 0"
-    ),
     "the one-hot row (1, 0, 0, 0) gave nan: 0 * log 0": "独热行 (1, 0, 0, 0) 得到了 nan：0 * log 0",
-    "0·ln 0 counts as 0: take the log only where α > 0, e.g. "
-    "np.log(np.where(weights > 0, weights, 1.0))": (
-        "0·ln 0 按 0 计：只在 α > 0 处取对数，例如 np.log(np.where(weights > 0, weights, 1.0))"
-    ),
     "you used log base 2": "你用的是以 2 为底的对数",
-    "use the natural log, np.log": "请用自然对数 np.log",
     "your entropies are negative": "你算出的熵是负的",
     "H_i = -Σ_j α_ij ln α_ij: mind the minus sign": "H_i = -Σ_j α_ij ln α_ij：别漏了负号",
     "you returned shape {got}, one value per column; expected {want}, one per row (query)": (
         "你返回的形状是 {got}，每列一个值；应为 {want}，每行（每个查询向量）一个值"
     ),
-    "sum along each row: axis=1 (or axis=-1)": "沿每一行求和：axis=1（或 axis=-1）",
     "uniform row ln 4 = 1.386, one-hot row 0, and the mixed row agree": (
         "均匀行为 ln 4 = 1.386，独热行为 0，混合行也一致"
-    ),
-    "z_i = Σ_j α_ij v_j: row i of the weights mixes the rows of V, i.e. weights @ V, "
-    "shape (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)": (
-        "z_i = Σ_j α_ij v_j：注意力权重的第 i 行对 V 的各行做加权求和，即 weights @ V，"
-        "形状为 (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)"
     ),
     "4 tokens with d_v = 3": "4 个词元、d_v = 3 的情形",
     "3 queries, 5 keys and d_v = 2": "3 个查询向量、5 个键向量、d_v = 2 的情形",
@@ -520,21 +444,10 @@ MESSAGES = {
         "exp(score) 还要除以这一行所有 exp 之和：{working}"
     ),
     # --- learned: notebook 06 ---
-    "d_scores = weights * (d_weights - row sum of d_weights * weights)": (
-        "d_scores = weights * (d_weights - 每一行 d_weights * weights 之和)"
-    ),
     "your d_scores misses the second term: it is weights * d_weights": (
         "你的 d_scores 少了第二项：它只是 weights * d_weights"
     ),
-    "each weight depends on every score of its row: subtract the row's "
-    "(d_weights * weights).sum(axis=1, keepdims=True) before multiplying": (
-        "每个注意力权重都取决于同一行的所有注意力分数：相乘之前，先减去这一行的 "
-        "(d_weights * weights).sum(axis=1, keepdims=True)"
-    ),
     "you summed down the columns (axis=0)": "你是沿列（axis=0）求的和",
-    "the softmax normalises each row, so sum along axis=1": (
-        "softmax 对每一行做归一化，所以要沿 axis=1 求和"
-    ),
     "3 rows of 4 scores": "3 行、每行 4 个注意力分数",
     "passed: your d_scores matches finite differences of the softmax on 3 rows of 4 scores": (
         "通过：在 3 行、每行 4 个注意力分数上，你的 d_scores 与 softmax 的有限差分结果一致"
@@ -640,18 +553,12 @@ MESSAGES = {
     ),
     # --- next_steps: notebook 07, masks and heads ---
     "none": "无",
-    "True where query i may attend to key j, that is where j <= i: np.tril(...)": (
-        "查询向量 i 可以关注键向量 j 的位置为 True，也就是 j <= i 的位置：np.tril(...)"
-    ),
     "end with `return mask`": "最后写 `return mask`",
     "for n = {n} you returned shape {got}, expected {want}": (
         "当 n = {n} 时，你返回的形状是 {got}，应为 {want}"
     ),
     "for n = {n} your mask holds the right 1s and 0s but as {dtype}": (
         "当 n = {n} 时，你的掩码里 1 和 0 的位置都对，但类型是 {dtype}"
-    ),
-    "attnlib wants booleans (True = may attend): add .astype(bool), or build it with dtype=bool": (
-        "attnlib 要的是布尔值（True = 可以关注）：加上 .astype(bool)，或者创建时就用 dtype=bool"
     ),
     "for n = {n} your mask has dtype {dtype}, not bool": (
         "当 n = {n} 时，你的掩码类型是 {dtype}，不是 bool"
@@ -661,22 +568,13 @@ MESSAGES = {
         "当 n = {n} 时，你的掩码在查询向量“不能”看的位置为 True："
         "这是 nn.MultiheadAttention 的 attn_mask 的约定"
     ),
-    "attnlib, like scaled_dot_product_attention, uses True = may attend: return ~your_mask": (
-        "attnlib 和 scaled_dot_product_attention 一样，用 True 表示可以关注：返回 ~your_mask"
-    ),
     "for n = {n} your mask is True above the diagonal: query 0 would see every later key": (
         "当 n = {n} 时，你的掩码在对角线上方为 True：查询向量 0 会看到后面所有的键向量"
-    ),
-    "row i is query i and may see keys j <= i: the lower triangle, np.tril": (
-        "第 i 行是查询向量 i，它能看到 j <= i 的键向量：也就是下三角，np.tril"
     ),
     "for n = {n} your mask leaves out the diagonal: query i may not see itself": (
         "当 n = {n} 时，你的掩码漏掉了对角线：查询向量 i 看不到自己"
     ),
     ", and row 0 has no key at all": "，而第 0 行一个键向量也看不到",
-    "each token may attend to itself: j <= i, not j < i (np.tril with k=0)": (
-        "每个词元都可以关注自己：是 j <= i，不是 j < i（np.tril 用 k=0）"
-    ),
     "for n = {n} your mask differs from the causal mask at (i, j) = {pairs}": (
         "当 n = {n} 时，你的掩码与因果掩码在 (i, j) = {pairs} 处不同"
     ),
@@ -719,13 +617,6 @@ MESSAGES = {
         "写成 [(0, 1), (0, 2)] 这样的对，i、j 取 0 到 {last}；"
         "或者写一个形状为 ({n}, {n}) 的布尔数组，注意力权重为 0 的位置为 True"
     ),
-    "head ℓ takes the block of columns ℓ·d_k ... (ℓ+1)·d_k - 1: "
-    "np.stack([M[:, head*d_k:(head+1)*d_k] for head in range(heads)]), or "
-    "M.reshape(n, heads, d_k).transpose(1, 0, 2)": (
-        "头 ℓ 取第 ℓ·d_k ... (ℓ+1)·d_k - 1 列这一整块："
-        "np.stack([M[:, head*d_k:(head+1)*d_k] for head in range(heads)])，"
-        "或 M.reshape(n, heads, d_k).transpose(1, 0, 2)"
-    ),
     "M of shape {shape} and heads = {heads}": "M（形状为 {shape}，heads = {heads}）",
     "parts[0] mixes rows of M: reshape reads M row by row, so the first block "
     "takes rows 0 and 1 whole instead of columns 0 … {last} of every row": (
@@ -739,22 +630,13 @@ MESSAGES = {
     "you returned shape {got}, (n, heads, d_k); expected {want}, one (n, d_k) matrix per head": (
         "你返回的形状是 {got}，即 (n, heads, d_k)；应为 {want}，每个头一个 (n, d_k) 矩阵"
     ),
-    "move the heads axis first: .transpose(1, 0, 2)": "把头所在的轴移到最前面：.transpose(1, 0, 2)",
     "parts[ℓ] = M[:, {d_k}ℓ : {d_k}(ℓ+1)]: {heads} heads of shape {shape}": (
         "parts[ℓ] = M[:, {d_k}ℓ : {d_k}(ℓ+1)]：{heads} 个头，每个形状为 {shape}"
-    ),
-    "put the blocks side by side, head 0 first: np.concatenate(list(parts), axis=1), "
-    "or parts.transpose(1, 0, 2).reshape(n, -1)": (
-        "把各块左右并排，头 0 在最前：np.concatenate(list(parts), axis=1)，"
-        "或 parts.transpose(1, 0, 2).reshape(n, -1)"
     ),
     "the outputs of 3 heads, each (5, 3)": "3 个头的输出（每个形状为 (5, 3)）",
     "W_Q split into {heads} blocks of {w}": "W_Q 切成 {heads} 块、每块 {w} 列的情形",
     "for {what} you returned shape {got}: the heads stacked as rows": (
         "对于 {what}，你返回的形状是 {got}：各个头被按行堆叠起来了"
-    ),
-    "each token keeps one row: join the heads along the columns, axis=1": (
-        "每个词元仍占一行：沿列方向拼接各个头，axis=1"
     ),
     "for {what} your rows mix tokens: reshape reads the parts head by head": (
         "对于 {what}，你的每一行混合了不同的词元：reshape 是一个头一个头地读取 parts 的"
@@ -802,9 +684,6 @@ MESSAGES = {
         "掩码反过来以后，查询 i 只能看它后面的键（j > i）"
     ),
     "row {guess} still sees {count} keys": "第 {guess} 行仍然能看 {count} 个键",
-    "turned round, True means j > i: which query has no key after it?": (
-        "反过来以后，True 表示 j > i：哪个查询后面没有键？"
-    ),
     "your prediction {answer!r} is not four shapes": "你的预测 {answer!r} 不是四个形状",
     "write four shapes in order: [W_Q, Q of one head, Z, output], e.g. (3, 5) each": (
         "按顺序写四个形状：[W_Q, 一个头的 Q, Z, output]，每个形如 (3, 5)"
@@ -823,9 +702,6 @@ MESSAGES = {
         "Z 把各个头的输出并排拼在一起：n × (h · d_v)"
     ),
     "W_O maps each token back to width d: n × d": "W_O 把每个词元映射回维度 d：n × d",
-    "go through the formulas above one at a time: which sizes multiply?": (
-        "把上面的公式逐个过一遍：哪些维度相乘？"
-    ),
     "one head of width {d}: {one} numbers; {d} heads of width 1: {many}": (
         "一个维度为 {d} 的头：{one} 个数；{d} 个维度为 1 的头：{many} 个数"
     ),
@@ -858,7 +734,6 @@ MESSAGES = {
         "当 n = {n}、w = {w} 时，你返回的形状是 {got}，应为 {want}"
     ),
     "your mask is {dtype}, not boolean": "你的掩码类型是 {dtype}，不是布尔值",
-    "masks are True/False: end with .astype(bool)": "掩码是 True/False：最后加上 .astype(bool)",
     "for n = {n}, w = {w} you returned the whole causal mask": (
         "当 n = {n}、w = {w} 时，你返回的是完整的因果掩码"
     ),
@@ -887,9 +762,6 @@ MESSAGES = {
     "on {what} your softmax runs down the columns (axis=0)": (
         "在 {what} 上，你的 softmax 是沿列（axis=0）归一化的"
     ),
-    "each query shares out its attention over the keys of its own row: normalise along the last axis (axis=-1), so that every row sums to 1": (
-        "每个查询向量只在自己这一行的键向量之间分配注意力：沿最后一个轴（axis=-1）归一化，让每一行的和为 1"
-    ),
     "your prediction {answer!r} is not right yet": ("你的预测 {answer!r} 还不对"),
     "which sequence gives the rows of the scores, and which the columns?": (
         "注意力分数的行来自哪个序列，列又来自哪个序列？"
@@ -899,12 +771,6 @@ MESSAGES = {
     ),
     "what does one row of X hold, and how many rows are there?": (
         "X 的每一行是哪个向量？一共有多少行？"
-    ),
-    "the table's rows are numbered by the vocabulary, not by the position in the sentence": (
-        "表的行号按词表排，而不是按词在句子中的位置排"
-    ),
-    "each is X times a weight matrix: the rows come from X, the columns from W": (
-        "三者都是 X 乘以一个权重矩阵：行数来自 X，列数来自 W"
     ),
     "redo it in three steps: the products q_{i}[c] k_{j}[c], their sum, then the scaling": (
         "分三步重算：先算各个乘积 q_{i}[c] k_{j}[c]，再求和，最后缩放"
@@ -916,9 +782,6 @@ MESSAGES = {
     "write the key's index instead, counting from 0": ("请写这个键的下标，从 0 开始数"),
     "compare the scores of row {i} with each other: the softmax keeps their order": (
         "把第 {i} 行的几个注意力分数相互比一比：softmax 不会让它们的大小顺序变化"
-    ),
-    "what does doubling do to the gaps between the scores, and the softmax sees only gaps": (
-        "分数翻倍后，两两之间的差会变成多少？softmax 只看这些差"
     ),
     "row {i}'s scores {row} minus their maximum {top:.4g} are {shifted}; their exps are {exps}, sum {total:.4g}, and {e_j:.4g} / {total:.4g} = {right:.4g}": (
         "第 {i} 行的注意力分数 {row} 减去其中最大的 {top:.4g}，得到 {shifted}；它们的指数是 {exps}，总和 {total:.4g}，于是 {e_j:.4g} / {total:.4g} = {right:.4g}"
@@ -980,30 +843,14 @@ MESSAGES = {
         "写一个含 {n} 个数的列表，例如 [0.1, 0.2, 0.3]"
     ),
     # --- issue 21: transfer exercises, a fused W_QKV (03) and a temperature (05) ---
-    "one product X @ W_QKV gives (n, 3 d_k); its first d_k columns are Q, then K, then V": (
-        "一次乘法 X @ W_QKV 得到 (n, 3 d_k)；前 d_k 列是 Q，接着是 K，再接着是 V"
-    ),
     "your {label} equals the true {other}": ("你的 {label} 等于真正的 {other}"),
-    "the columns come in the order Q, K, V: columns 0 to d_k - 1 are Q": (
-        "各列按 Q、K、V 的顺序排列：第 0 到第 d_k - 1 列是 Q"
-    ),
     "Q, K and V from one product, split along the columns: the same as three products": (
         "一次乘法再按列切开得到 Q、K、V：与三次乘法的结果相同"
     ),
-    "divide every score by τ, then take the row-wise softmax as before": (
-        "先把每个注意力分数除以 τ，再像之前一样按行做 softmax"
-    ),
     "small scores with τ = {tau:g}": ("τ = {tau:g} 时的一组小分数"),
     "for {what} you multiplied by τ": ("对于 {what}，你乘上了 τ"),
-    "a higher temperature must flatten the rows: divide the scores by τ": (
-        "τ 越大，各行应该越平缓：要把分数除以 τ"
-    ),
     "for {what} your rows do not sum to 1": ("对于 {what}，你的各行加起来不等于 1"),
-    "divide the scores, not the weights: softmax(scores / tau)": (
-        "要除的是分数，不是注意力权重：softmax(scores / tau)"
-    ),
     "scores of size 1000 with τ = 0.5": ("τ = 0.5 时大小为 1000 的分数"),
-    "subtract each row's maximum after dividing by τ": ("除以 τ 之后，再减去每一行的最大值"),
     "softmax(scores / tau) for τ = 1, 2 and 0.5, and on scores of size 1000": (
         "τ = 1、2、0.5 时的 softmax(scores / tau) 都对，大小为 1000 的分数也对"
     ),
@@ -1070,4 +917,548 @@ MESSAGES = {
         "np.exp(1000) 是 inf：在 np.exp 之前，每一行注意力分数可以减去什么而结果不变？"
     ),
     "for {what}, {said}": "对于 {what}，{said}",
+    # --- issue 33: a first wrong try names the slip, with no number of the answer ---
+    # 01-03: shapes, a count, a moved token, a table row
+    "a square matrix pairs a sequence with itself; here queries come from one "
+    "sequence and keys from the other": (
+        "方阵是一个序列与它自身配对；这里查询向量来自一个序列，键向量来自另一个"
+    ),
+    "rows and columns are the wrong way round: row i holds query i's scores against every key": (
+        "行和列弄反了：第 i 行是查询向量 i 对所有键向量的注意力分数"
+    ),
+    "that is how Q, K and V grow, one row per token; the scores pair every token "
+    "with every token: what happens to their rows, and to their columns?": (
+        "这是 Q、K、V 的增长方式：每个词元一行；注意力分数让每个词元与每个词元配对："
+        "它的行数会怎样变，列数又会怎样变？"
+    ),
+    "you read perm the other way round: perm[{i}] says which old token goes to "
+    "row {i}, not where token {i} goes": (
+        "你把 perm 读反了：perm[{i}] 说的是原来的哪个词元被放到第 {i} 行，而不是词元 {i} 去了哪里"
+    ),
+    "that is the embedding table, one row for each vocabulary word; "
+    "X holds only the rows of the sentence's tokens": (
+        "这是向量编码表，词表里每个词各占一行；X 只包含句子中各个词元的行"
+    ),
+    "token {first} is {word!r} too, so both tokens share one row, but that row is "
+    "numbered by the vocabulary (sorted words), not by a position in the sentence": (
+        "第 {first} 个词元也是 {word!r}，两者确实共用一行，但这一行的行号按词表"
+        "编排，而不是按词在句子中的位置"
+    ),
+    "{v} is the position in the sentence; the table is indexed by the vocabulary "
+    "(sorted words): where does {word!r} stand in VOCABULARY?": (
+        "{v} 是它在句子里的位置；表是按词表索引的：{word!r} 在 VOCABULARY 里排第几？"
+    ),
+    "row {v} is {other!r}, the word after {word!r}: rows count from 0, "
+    "and VOCABULARY.index({word!r}) = {right}": (
+        "第 {v} 行是 {other!r}，排在 {word!r} 后面的那个词：行号从 0 开始数，"
+        "而 VOCABULARY.index({word!r}) = {right}"
+    ),
+    "row {v} is {other!r}, not {word!r}: did you count the rows from 1? "
+    "Python counts them from 0": (
+        "第 {v} 行是 {other!r}，不是 {word!r}：你是不是从 1 开始数行号了？Python 从 0 开始数"
+    ),
+    "row {v} of the table is {other!r}, not {word!r}: the rows follow VOCABULARY, "
+    "whose words are sorted": (
+        "表的第 {v} 行是 {other!r}，不是 {word!r}：各行按 VOCABULARY 的顺序排列"
+    ),
+    "{label}: that is {W}'s shape; {label} = X @ {W}: which factor gives "
+    "the rows, and which the columns?": (
+        "{label}：这是 {W} 的形状；{label} = X @ {W}：行数来自哪个因子，列数又来自哪个？"
+    ),
+    "{label}: that is X's shape; {label} = X @ {W} keeps X's rows but takes its columns from {W}": (
+        "{label}：这是 X 的形状；{label} = X @ {W} 保留 X 的行数，列数却来自 {W}"
+    ),
+    "{label}: rows are tokens: the first number counts the tokens": (
+        "{label}：行对应词元：第一个数是词元的个数"
+    ),
+    "{label}: each of Q, K, V is X times a weight matrix: the rows come from X, "
+    "the columns from W": ("{label}：Q、K、V 都是 X 乘以一个权重矩阵：行数来自 X，列数来自 W"),
+    # 04: a score, a variance, the winning key
+    "that is q_{i} · k_{j} before the scaling: the score still divides it by √d_k": (
+        "这是缩放之前的 q_{i} · k_{j}：注意力分数还要把它除以 √d_k"
+    ),
+    "you divided by d_k, not by √d_k: the scaling divides by the square root": (
+        "你除以的是 d_k，而不是 √d_k：缩放除的是平方根"
+    ),
+    "the sign is turned round: q_{i} · k_{j} = {working}": "符号反了：q_{i} · k_{j} = {working}",
+    "the sign is turned round: check the sign of each product q_{i}[c] k_{j}[c]": (
+        "符号反了：检查每个乘积 q_{i}[c] k_{j}[c] 的正负"
+    ),
+    "1 is the variance after dividing by √d_k; here q · k is not divided: "
+    "how do the variances of its d_k products combine?": (
+        "1 是除以 √d_k 之后的方差；这里的 q · k 没有除：它的 d_k 个乘积，方差合起来是多少？"
+    ),
+    "that is the standard deviation of q · k; the variance is its square": (
+        "这是 q · k 的标准差；方差是它的平方"
+    ),
+    "0 is the mean of q · k; its variance, the spread around that mean, adds up the "
+    "variances of its d_k = {d_k} products": (
+        "0 是 q · k 的均值；它的方差衡量的是围绕均值的离散程度，等于 d_k = {d_k} 个乘积的方差之和"
+    ),
+    "0 is the mean of q · k; the variance measures its spread around that mean": (
+        "0 是 q · k 的均值；方差衡量的是它围绕均值的离散程度"
+    ),
+    "a token does not always attend most to itself: q_{i} and k_{i} come from "
+    "different matrices (W_Q, W_K); compare the scores of row {i}": (
+        "词元并不总是最关注自己：q_{i} 和 k_{i} 来自不同的矩阵（W_Q 和 W_K）；"
+        "比一比第 {i} 行的注意力分数"
+    ),
+    "you read column {i}, the queries' scores against key {i}; query {i}'s own "
+    "scores are row {i}": (
+        "你看的是第 {i} 列，即各查询向量对键向量 {i} 的注意力分数；查询向量 {i} 自己的注意力分数在第 {i} 行"
+    ),
+    "key {j} has the smallest score of row {i}; {why}": (
+        "键向量 {j} 在第 {i} 行的注意力分数最小；{why}"
+    ),
+    "key {j} has the smallest score of row {i}: the softmax gives the largest weight "
+    "to the largest score": (
+        "键向量 {j} 在第 {i} 行的注意力分数最小：softmax 把最大的注意力权重给注意力分数最大的键向量"
+    ),
+    # 05: doubled scores, a weight, the exps, an output
+    "adding the same number to every score changes nothing, but doubling "
+    "multiplies: what does it do to the gaps s_j - s_k, the only thing the "
+    "softmax sees?": (
+        "给每个注意力分数加上同一个数不会有变化，但翻倍是乘法：它会让差 s_j - s_k 怎样变？"
+        "softmax 只看这些差"
+    ),
+    "a flatter row is what dividing the scores does (as √d_k does); doubling "
+    "multiplies them: what does that do to the gaps s_j - s_k?": (
+        "把注意力分数除以一个数（像 √d_k 那样）才会让一行更平缓；翻倍是乘法："
+        "它会让差 s_j - s_k 怎样变？"
+    ),
+    "look at this row's scores first: are any two of them different?": (
+        "先看看这一行的注意力分数：其中有没有两个不相等的？"
+    ),
+    "you normalised down column {j}; α sums to 1 along each row: divide by the sum "
+    "of row {i}'s exps": (
+        "你是沿第 {j} 列做的归一化；α 应当每一行之和为 1：要除以第 {i} 行所有 exp 之和"
+    ),
+    "1/{n_kv} holds only when all the scores of the row are equal; these differ": (
+        "只有这一行的注意力分数全部相等时，才会是 1/{n_kv}；而这里它们并不相等"
+    ),
+    "that is an exponential alone: it must still be divided by the row's sum of exps": (
+        "这只是一个指数：还要除以这一行所有 exp 之和"
+    ),
+    "you took the maximum minus each score; it is each score minus the maximum, "
+    "{shifted}, so that no exp exceeds 1: {exps}": (
+        "你算的是最大值减去每个分数；应当是每个分数减去最大值，即 {shifted}，"
+        "这样每个 exp 都不超过 1：{exps}"
+    ),
+    "you took the maximum minus each score; it is each score minus the maximum, "
+    "so that no exponential exceeds 1": (
+        "你算的是最大值减去每个分数；应当是每个分数减去最大值，这样每个指数都不超过 1"
+    ),
+    "you mixed with column {i} of α; z_{i} uses the weights of row {i}": (
+        "你用 α 的第 {i} 列做了混合；z_{i} 用的是第 {i} 行的注意力权重"
+    ),
+    "that is the plain average of the values; weigh each v_j by its weight α_{i}j": (
+        "这是值向量的平均，没有加权；每个 v_j 要按它的注意力权重 α_{i}j 加权"
+    ),
+    # 06: the untrained loss, the gradients' size, the spread, d loss / d logits
+    "that is log base 2 (bits); the loss is measured in nats, with the natural log": (
+        "这是以 2 为底的对数（比特）；损失以奈特为单位，用的是自然对数"
+    ),
+    "the sign is turned round: the log of a probability is negative, and the loss "
+    "is minus that log": ("符号反了：概率的对数是负的，而损失是这个对数取负"),
+    "a saturated softmax does pass back less to its scores, but that is one of two "
+    "effects. The gradient to W_Q also passes through q: how strongly does q · k "
+    "depend on q, compared with q · k / √d_k?": (
+        "饱和的 softmax 传回注意力分数的梯度确实更少，但这只是两种作用之一。"
+        "到达 W_Q 的梯度还要经过 q：与 q · k / √d_k 相比，q · k 随 q 变化的幅度有多大？"
+    ),
+    "the two layers differ only by one division, and the gradient to W_Q passes "
+    "through it: how strongly does q · k depend on q, compared with q · k / √d_k?": (
+        "两个层只差一次除法，而到达 W_Q 的梯度正要经过它：与 q · k / √d_k 相比，"
+        "q · k 随 q 变化的幅度有多大？"
+    ),
+    "{guess:g} is how much the variance grows, not the spread: how does a standard "
+    "deviation follow from a variance?": (
+        "{guess:g} 是方差增大的倍数，不是标准差的：标准差怎样由方差得到？"
+    ),
+    "{guess:g} is the spread at one d_k; the question is how many times the second "
+    "is the first: √{b} / √{a}": (
+        "{guess:g} 是某一个 d_k 下的标准差；问的是后者是前者的多少倍：√{b} / √{a}"
+    ),
+    "{guess:g} is the spread at one d_k; the question is how many times the spread "
+    "grows from the first d_k to the second": (
+        "{guess:g} 是某一个 d_k 下的标准差；问的是从第一个 d_k 到第二个，标准差变成多少倍"
+    ),
+    "that is p alone: p - one_hot(answer) also takes 1 away at the right value, "
+    "{p:g} - 1 = {a:g}": (
+        "这只是 p：p - one_hot(answer) 在正确的值处还要减去 1，即 {p:g} - 1 = {a:g}"
+    ),
+    "that is p alone, the same at every value: the formula's second term, "
+    "one_hot(answer), is missing at the right value": (
+        "这只是 p，每个值处都一样：公式的第二项 one_hot(answer) 在正确的值处漏掉了"
+    ),
+    "that is -one_hot(answer) alone: p = {p:g} is missing, at the answer and elsewhere": (
+        "这只是 -one_hot(answer)：正确答案处和其他位置都少了 p = {p:g}"
+    ),
+    "that is -one_hot(answer) alone: the formula's first term, p, is missing": (
+        "这只是 -one_hot(answer)：公式的第一项 p 漏掉了"
+    ),
+    # 07: masks, heads
+    "half of the entries would cut the diagonal in two; the whole diagonal is True "
+    "(each token sees itself): query i sees keys 0 … i, that is i + 1 of them": (
+        "一半的元素会把对角线劈成两半；而整条对角线都是 True（每个词元都能看到自己）："
+        "查询 i 能看键 0 … i，也就是 i + 1 个"
+    ),
+    "half of the entries would cut the diagonal in two; the whole diagonal is True, "
+    "since each token sees itself": (
+        "一半的元素会把对角线劈成两半；而整条对角线都是 True，因为每个词元都能看到自己"
+    ),
+    "under the causal mask row 0 sees only itself, but ~ turns every entry round: "
+    "row 0 now sees every key except itself": (
+        "在因果掩码下，第 0 行只看得到自己；但 ~ 会把每个元素都反过来："
+        "现在第 0 行能看到除自己以外的所有键"
+    ),
+    "row {guess} still sees the keys after it: turned round, True means j > i; "
+    "which query has no key after it?": (
+        "第 {guess} 行仍然能看它后面的键：反过来以后，True 表示 j > i；哪个查询后面没有键？"
+    ),
+    "{name}: rows and columns are the wrong way round": "{name}：行和列弄反了",
+    "W_Q: that is one head's block; W_Q holds every head's block side by side": (
+        "W_Q：这只是一个头的那一块；W_Q 把每个头的块并排放在一起"
+    ),
+    "Q_h: that is Q of all the heads together; one head takes only its own block": (
+        "Q_h：这是所有头合在一起的 Q；一个头只取属于它的那一块"
+    ),
+    "Z: that is one head's Z; Z joins the heads' outputs side by side": (
+        "Z：这只是一个头的 Z；Z 把各个头的输出并排拼在一起"
+    ),
+    "output: W_O maps each token's row of Z to a new row: how wide is W_O?": (
+        "output：W_O 把每个词元在 Z 中的那一行映射成新的一行：W_O 有多少列？"
+    ),
+    "{name}: go through the formulas above one at a time: which sizes multiply?": (
+        "{name}：把上面的公式逐个过一遍：哪些维度相乘？"
+    ),
+    "one wide head has wide blocks, but there is only one of them: count the "
+    "columns of W_Q over all the heads together": (
+        "一个宽的头，块也宽，但只有一块：把所有头合起来，数一数 W_Q 有多少列"
+    ),
+    "more heads give more blocks, but each block is narrower: count the columns "
+    "of W_Q over all the heads together": (
+        "头多了，块就多，但每一块更窄：把所有头合起来，数一数 W_Q 有多少列"
+    ),
+    "that is what dividing by a smaller number would do; √d is larger than √d_k: "
+    "what happens to the gaps between the scores?": (
+        "除以一个更小的数才会这样；而 √d 比 √d_k 大：注意力分数之间的差距会怎样变？"
+    ),
+    "the softmax ignores a number added to every score, not a factor: dividing by "
+    "√d instead of √d_k changes every gap between the scores": (
+        "softmax 不理会给每个注意力分数加上的同一个数，但不会不理会一个因子："
+        "除以 √d 而不是 √d_k，会改变注意力分数之间的每个差距"
+    ),
+    "the causal triangle is right, but the padded keys get weight 0 too, from every query": (
+        "因果掩码的三角形是对的，但填充的键向量也会得到 0 的注意力权重，对每个查询向量都是如此"
+    ),
+    "a padded query is not blocked: padding_mask blocks keys (columns) only, so a "
+    "padded token's row still has weights; its output is simply thrown away": (
+        "填充位置的查询向量并没有被掩码：padding_mask 只让键向量（列）被掩码，"
+        "所以填充词元的那一行仍有注意力权重；它的输出只是最后被丢掉而已"
+    ),
+    # --- issue 33: two predictions that had no check, a fused W_QKV (03), a temperature (05) ---
+    "your columns {columns!r} are not a list of column indices": (
+        "你的列 {columns!r} 不是由列下标组成的列表"
+    ),
+    "write the columns as a list of ints, counting from 0, e.g. [0, 1, 2]": (
+        "把列写成整数列表，从 0 开始数，例如 [0, 1, 2]"
+    ),
+    "your prediction {answer!r} is text (a str), not a shape and columns": (
+        "你的预测 {answer!r} 是文本（str），不是一个形状加一组列"
+    ),
+    "write it without quotes: (shape, columns), e.g. ((1, 2), [0, 1])": (
+        "不要加引号，写成（形状, 列），例如 ((1, 2), [0, 1])"
+    ),
+    "your prediction {answer!r} is not a shape and a list of columns": (
+        "你的预测 {answer!r} 不是一个形状加一个列的列表"
+    ),
+    "write (the shape of X @ W_QKV, the columns of K), e.g. ((1, 2), [0, 1])": (
+        "写成（X @ W_QKV 的形状, K 所在的列），例如 ((1, 2), [0, 1])"
+    ),
+    "right: X @ W_QKV has shape {shape}, and K is columns {cols}: the second block "
+    "of d_k = {d_k} columns, after Q's": (
+        "正确：X @ W_QKV 的形状是 {shape}，K 是第 {cols} 列：紧跟在 Q 之后的第二块，"
+        "共 d_k = {d_k} 列"
+    ),
+    "you predicted {got} and columns {got_cols}, but X @ W_QKV has shape {shape} and "
+    "K is columns {cols}": (
+        "你预测的是 {got} 和第 {got_cols} 列，但 X @ W_QKV 的形状是 {shape}，K 是第 {cols} 列"
+    ),
+    "that is the shape of one of Q, K, V; the one product holds all three side by side": (
+        "这是 Q、K、V 其中一个的形状；这一次乘法把三者并排放在一起"
+    ),
+    "that is W_QKV's shape; X @ W_QKV keeps X's rows and takes W_QKV's columns": (
+        "这是 W_QKV 的形状；X @ W_QKV 保留 X 的行数，列数取自 W_QKV"
+    ),
+    "that is X's shape; X @ W_QKV takes its columns from W_QKV": (
+        "这是 X 的形状；X @ W_QKV 的列数来自 W_QKV"
+    ),
+    "X @ W_QKV: which factor gives the rows, and which the columns?": (
+        "X @ W_QKV：行数来自哪个因子，列数又来自哪个？"
+    ),
+    "(n, d) @ (d, 3 d_k) -> (n, 3 d_k): one row per token": (
+        "(n, d) @ (d, 3 d_k) -> (n, 3 d_k)：每个词元一行"
+    ),
+    "those are Q's columns: W_QKV holds W_Q, W_K and W_V in that order": (
+        "这些是 Q 的列：W_QKV 依次存放 W_Q、W_K、W_V"
+    ),
+    "those are V's columns: W_QKV holds W_Q, W_K and W_V in that order": (
+        "这些是 V 的列：W_QKV 依次存放 W_Q、W_K、W_V"
+    ),
+    "those columns are one in every three, interleaved; W_Q, W_K and W_V sit side "
+    "by side as blocks of d_k columns each": (
+        "这些列是每三列取一列，交错排列的；而 W_Q、W_K、W_V 是一块一块并排放的，每块 d_k 列"
+    ),
+    "the columns count from 0: K's are {cols}": "列号从 0 开始数：K 是第 {cols} 列",
+    "did you count the columns from 1? Python counts them from 0": (
+        "你是不是从 1 开始数列号了？Python 从 0 开始数"
+    ),
+    "W_QKV = [W_Q | W_K | W_V]: Q is columns {q}, K is columns {k}, V is columns {v}": (
+        "W_QKV = [W_Q | W_K | W_V]：Q 是第 {q} 列，K 是第 {k} 列，V 是第 {v} 列"
+    ),
+    "W_QKV = [W_Q | W_K | W_V], each block d_k columns wide: which columns does "
+    "the second block take, counting from 0?": (
+        "W_QKV = [W_Q | W_K | W_V]，每块 d_k 列：从 0 开始数，第二块占的是哪几列？"
+    ),
+    "the scaling of 2.2.3 is this division, with τ = √d_k": (
+        "2.2.3 的缩放正是这种除法，其中 τ = √d_k"
+    ),
+    "right: {right}. {shown}; {scaling}": "正确：{right}。{shown}；{scaling}",
+    "dividing by τ = {tau:g} multiplies every gap s_j - s_k between two scores by 1/{tau:g}, "
+    "and the weights follow exp of the gaps; {scaling}": (
+        "除以 τ = {tau:g}，会让任意两个注意力分数之差 s_j - s_k 都乘以 1/{tau:g}，"
+        "而注意力权重取决于这些差的 exp；{scaling}"
+    ),
+    "that is what a τ below 1 does; dividing by τ = {tau:g} shrinks every score: "
+    "what happens to the gaps between them?": (
+        "τ 小于 1 时才会这样；除以 τ = {tau:g} 会让每个注意力分数都变小：它们之间的差距会怎样变？"
+    ),
+    "that is what a τ above 1 does; dividing by τ = {tau:g} enlarges every score: "
+    "what happens to the gaps between them?": (
+        "τ 大于 1 时才会这样；除以 τ = {tau:g} 会让每个注意力分数都变大：它们之间的差距会怎样变？"
+    ),
+    "the softmax ignores a number added to every score, not a factor: dividing "
+    "every score by τ changes every gap between them": (
+        "softmax 不理会给每个注意力分数加上的同一个数，但不会不理会一个因子："
+        "把每个注意力分数除以 τ，会改变它们之间的每个差距"
+    ),
+    "divide every score by τ = {tau:g}: what happens to the gaps between them, the "
+    "only thing the softmax sees?": (
+        "把每个注意力分数除以 τ = {tau:g}：它们之间的差距会怎样变？softmax 只看这些差距"
+    ),
+    # --- issue 33: an exercise's hint names what to look at, not the line to write ---
+    "each weight is exp(score) over the sum of the exps of its own row: print "
+    "your rows' sums, and check that each row is divided by its own total": (
+        "每个注意力权重是 exp(score) 除以它所在那一行所有 exp 之和：把每一行的和打印出来，"
+        "看看每一行是不是除以了它自己的总和"
+    ),
+    "each query shares out its attention over the keys of its own row: "
+    "every row must sum to 1, not every column; which axis runs along a row?": (
+        "每个查询向量只在自己这一行的键向量之间分配注意力：应当每一行的和为 1，而不是每一列；"
+        "哪个轴是沿着一行走的？"
+    ),
+    "rows are tokens: X is (n, d) and W_Q is (d, d_k); in which order do they "
+    "multiply to give one row per token?": (
+        "行对应词元：X 是 (n, d)，W_Q 是 (d, d_k)；按什么顺序相乘，才能每个词元得到一行？"
+    ),
+    "with W_Q of shape (d, d_k), W_Q @ x_i does not fit (that is the column form); "
+    "here rows are tokens: print the shapes of the two factors of each product": (
+        "W_Q 的形状是 (d, d_k)，W_Q @ x_i 对不上（那是按列的写法）；"
+        "这里行对应词元：把每个乘积两个因子的形状打印出来"
+    ),
+    "each projection has its own weight matrix: which one belongs to {label}?": (
+        "每个投影都有自己的权重矩阵：哪一个属于 {label}？"
+    ),
+    "q_i = W_Qᵀ x_i: a product's inner sizes must match, and X_cols is (d, n) while "
+    "W_Q is (d, d_k); which form of W_Q puts d on the inside?": (
+        "q_i = W_Qᵀ x_i：矩阵乘积中间的两个维度必须相同，而 X_cols 是 (d, n)，W_Q 是 (d, d_k)；"
+        "W_Q 写成什么样，d 才会落在中间？"
+    ),
+    "the scores pair tokens, not coordinates: the product must leave one "
+    "row per query and one column per key": (
+        "注意力分数配对的是词元，而不是分量：乘积应当每个查询向量一行、每个键向量一列"
+    ),
+    "row i must hold query i's scores: which factor of the product comes first?": (
+        "第 i 行应当是查询向量 i 的注意力分数：乘积里哪个因子在前？"
+    ),
+    "H_i = -Σ_j α_ij ln α_ij, one sum per row, with 0·ln 0 = 0": (
+        "H_i = -Σ_j α_ij ln α_ij，每一行求一个和，且 0·ln 0 = 0"
+    ),
+    "0·ln 0 counts as 0, but np.log(0) is -inf and 0 · -inf is nan: which "
+    "number could stand in for α where α = 0, so that its term comes out 0?": (
+        "0·ln 0 记为 0，但 np.log(0) 是 -inf，而 0 · -inf 是 nan："
+        "在 α = 0 的地方，用哪个数代替 α，才能让这一项正好是 0？"
+    ),
+    "the entropy here is in nats: it uses the natural log, ln": (
+        "这里的熵以奈特（nat）为单位：用的是自然对数 ln"
+    ),
+    "one entropy per query: which axis runs along a row?": (
+        "每个查询向量一个熵：哪个轴是沿着一行走的？"
+    ),
+    "z_i = Σ_j α_ij v_j: row i of the weights mixes the rows of V; the weights are "
+    "(n_q, n_kv) and V is (n_kv, d_v): which sizes must meet in the product?": (
+        "z_i = Σ_j α_ij v_j：注意力权重的第 i 行混合 V 的各行；注意力权重是 (n_q, n_kv)，"
+        "V 是 (n_kv, d_v)：乘积中哪两个维度必须对上？"
+    ),
+    "W_QKV = [W_Q | W_K | W_V] side by side: which columns of the one product belong "
+    "to Q, which to K, which to V?": (
+        "W_QKV = [W_Q | W_K | W_V] 是并排放的：这一次乘积的哪些列属于 Q，哪些属于 K，哪些属于 V？"
+    ),
+    "the columns come in the order Q, K, V: which block of d_k columns did you give to {label}?": (
+        "各列按 Q、K、V 的顺序排列：你把哪一块（d_k 列）给了 {label}？"
+    ),
+    "queries come from X_q, keys from X_kv, each through its own weight matrix": (
+        "查询向量来自 X_q，键向量来自 X_kv，各自经过自己的权重矩阵"
+    ),
+    "score_ij = q_i · k_j / √d_k, with q_i from X_q and k_j from X_kv: print the "
+    "shapes of your queries, keys and scores": (
+        "score_ij = q_i · k_j / √d_k，其中 q_i 来自 X_q，k_j 来自 X_kv："
+        "把你的查询向量、键向量和注意力分数的形状打印出来"
+    ),
+    "one row per query: which factor of the product comes first?": (
+        "每个查询向量占一行：乘积里哪个因子在前？"
+    ),
+    "queries come from X_q but keys from X_kv: where did your keys come from?": (
+        "查询向量来自 X_q，键向量却来自 X_kv：你的键向量是从哪里来的？"
+    ),
+    "the chapter divides by the square root of d_k, not by d_k itself": (
+        "本章除以的是 d_k 的平方根，而不是 d_k 本身"
+    ),
+    "row i of X[perm] is old token perm[i]: whose output belongs in row i?": (
+        "X[perm] 的第 i 行是原来的第 perm[i] 个词元：第 i 行应当放谁的输出？"
+    ),
+    "the outputs move with their tokens: which token is row i of X[perm], and "
+    "whose output belongs there?": (
+        "输出跟着各自的词元移动：X[perm] 的第 i 行是哪个词元？那里应当放谁的输出？"
+    ),
+    "X_new = X[perm]: compare the way you indexed Z with the way X was indexed": (
+        "X_new = X[perm]：把你索引 Z 的方式，和 X 被索引的方式比一比"
+    ),
+    "the 1 of row i goes in the column of word i's place in VOCABULARY": (
+        "第 i 行的 1 放在第 i 个词在 VOCABULARY 中的位置那一列"
+    ),
+    "that is X's shape; Q = X W_Q: which factor gives Q its columns?": (
+        "这是 X 的形状；Q = X W_Q：Q 的列数来自哪个因子？"
+    ),
+    "Q = X W_Q: write the two factors' shapes and see which sizes the product keeps": (
+        "Q = X W_Q：写出两个因子的形状，看看乘积保留了哪些维度"
+    ),
+    "that is Q's shape; Z = α V takes its columns from V: how many has V?": (
+        "这是 Q 的形状；Z = α V 的列数来自 V：V 有多少列？"
+    ),
+    "Z = α V: write the two factors' shapes and see which sizes the product keeps": (
+        "Z = α V：写出两个因子的形状，看看乘积保留了哪些维度"
+    ),
+    "a shape is a tuple of two ints, such as (n, d)": "形状是由两个整数组成的元组，例如 (n, d)",
+    "the formula above, α_l (g_l - Σ_j g_j α_j), for every row at once: one sum per "
+    "row, which must line up with its own row": (
+        "上面的公式 α_l (g_l - Σ_j g_j α_j)，一次算出所有行：每一行求一个和，"
+        "这个和要与它自己那一行对齐"
+    ),
+    "each weight depends on every score of its row: the formula's second "
+    "term, Σ_j g_j α_j, one number per row, is missing": (
+        "每个注意力权重都取决于同一行的所有注意力分数：公式的第二项 Σ_j g_j α_j"
+        "（每一行一个数）漏掉了"
+    ),
+    "the softmax normalises each row: the sum Σ_j g_j α_j runs along a row, not down a column": (
+        "softmax 对每一行做归一化：和 Σ_j g_j α_j 是沿一行求的，而不是沿一列"
+    ),
+    "compare with step 1 of the backward pass above: which two terms does it have, "
+    "and does your gradient have both?": (
+        "和上面反向传播的第 1 步比一比：它有哪两项？你的梯度两项都有吗？"
+    ),
+    "step 1 of the backward pass has two terms: the model's probabilities are one": (
+        "反向传播的第 1 步有两项：模型给出的概率是其中一项"
+    ),
+    "True where query i may attend to key j, that is where j <= i: print your mask": (
+        "查询向量 i 可以关注键向量 j 的位置为 True，也就是 j <= i 的位置：把你的掩码打印出来"
+    ),
+    "attnlib wants booleans (True = may attend): your mask holds numbers; "
+    "what dtype must it have?": (
+        "attnlib 要的是布尔值（True = 可以关注）：你的掩码里是数；它应当是什么 dtype？"
+    ),
+    "attnlib, like scaled_dot_product_attention, uses True = may attend: "
+    "your True and False are the other way round": (
+        "attnlib 和 scaled_dot_product_attention 一样，用 True 表示可以关注：你的 True 和 False 弄反了"
+    ),
+    "row i is query i and may see keys j <= i: on and below the diagonal, not above": (
+        "第 i 行是查询向量 i，它能看到 j <= i 的键向量：在对角线上及其下方，而不是上方"
+    ),
+    "each token may attend to itself: j <= i, not j < i": (
+        "每个词元都可以关注自己：是 j <= i，不是 j < i"
+    ),
+    "the heads axis must come first: which two axes trade places?": (
+        "头所在的轴应当在最前面：哪两个轴要交换位置？"
+    ),
+    "put the blocks side by side, head 0 first: row i of the result holds token i's "
+    "row of every head; print your row 0 and compare it with parts[:, 0]": (
+        "把各块左右并排，头 0 在最前：结果的第 i 行包含每个头中词元 i 的那一行；"
+        "把你的第 0 行打印出来，和 parts[:, 0] 比一比"
+    ),
+    "each token keeps one row: the heads go side by side along the columns, not below each other": (
+        "每个词元仍占一行：各个头沿列方向左右并排，而不是上下堆叠"
+    ),
+    "masks are True/False: your mask holds numbers": "掩码是 True/False：你的掩码里是数",
+    # --- issue 33: check_pick, a position named in other ways, and its slips ---
+    "{prediction!r} is not a token of this sequence: key {key!r} is there, but its "
+    "pair holds another value": (
+        "{prediction!r} 不是这个序列里的词元：键 {key!r} 在序列里，但它那一对存的是另一个值"
+    ),
+    "write the pair as printed, or its position (0 for the first token)": (
+        "照打印出来的样子写这一对，或者写它的位置（第一个词元是 0）"
+    ),
+    "{prediction!r} is not a token of this sequence: no pair has the key {key!r}": (
+        "{prediction!r} 不是这个序列里的词元：没有哪一对的键是 {key!r}"
+    ),
+    "the query is matched with the keys, not with the values: which pair holds the key {key!r}?": (
+        "查询词元是拿来和键比对的，而不是和值比对：哪一对里存着键 {key!r}？"
+    ),
+    "{query!r} is the query itself: its row is the one we read; which pair holds the "
+    "key {key!r} it asks for?": (
+        "{query!r} 就是查询词元本身：我们读的正是它这一行；它要找的键 {key!r} 在哪一对里？"
+    ),
+    "{token!r} holds the same value as the pair the query weights most, but under "
+    "another key: the query is matched with the keys, not with the values (they can "
+    "repeat); which pair holds the key {key!r}?": (
+        "{token!r} 存的值与查询词元最关注的那一对相同，但键不同：查询词元是拿来和键比对的，"
+        "而不是和值比对（值可以重复）；哪一对里存着键 {key!r}？"
+    ),
+    "position {position} is {token!r}: did you count from 1? Positions count from 0; "
+    "which pair holds the key {key!r}?": (
+        "位置 {position} 是 {token!r}：你是不是从 1 开始数了？位置从 0 开始数；"
+        "哪一对里存着键 {key!r}？"
+    ),
+}
+
+# Hints in the notation's letters (τ, ℓ, d_k, k, the one-hot matrix): issue 33's rewrite,
+# merged with the notation branch
+MESSAGES |= {
+    "τ acts on the scores, before the softmax: a τ above 1 must flatten each row; "
+    "print your rows for τ = 1 and τ = 2": (
+        "τ 作用在注意力分数上，在 softmax 之前：τ 大于 1 时，每一行都应当更平缓；"
+        "把 τ = 1 和 τ = 2 时的各行打印出来比一比"
+    ),
+    "a higher temperature must flatten the rows; multiplying by τ sharpens them": (
+        "τ 越大，各行应该越平缓；乘以 τ 却让它们更集中"
+    ),
+    "τ acts on the scores, before the softmax: dividing the weights afterwards breaks their sum": (
+        "τ 作用在注意力分数上，在 softmax 之前：事后再除注意力权重，各行的和就不再是 1"
+    ),
+    "np.exp overflows here: what can each row lose before np.exp, unchanged, once it is "
+    "divided by τ?": (
+        "这里 np.exp 溢出了：除以 τ 之后、np.exp 之前，每一行可以减去什么而结果不变？"
+    ),
+    "row k of the table belongs to VOCABULARY[k]: which row holds each word?": (
+        "表的第 k 行属于 VOCABULARY[k]：每个词在哪一行？"
+    ),
+    "the one-hot matrix has one row per word and one column per vocabulary entry; row i "
+    "is all zeros but for one 1, in the column of word i's place in VOCABULARY": (
+        "独热（one-hot）矩阵每个词一行、词表里每个词一列；第 i 行除了一个 1 全是 0，"
+        "这个 1 在第 i 个词在 VOCABULARY 中的位置那一列"
+    ),
+    "head ℓ takes the block of columns ℓ·d_k … (ℓ+1)·d_k − 1 of every row: print "
+    "parts[0] and compare it with those columns of M": (
+        "头 ℓ 取每一行的第 ℓ·d_k … (ℓ+1)·d_k − 1 列这一整块：把 parts[0] 打印出来，和 M 的这几列比一比"
+    ),
 }

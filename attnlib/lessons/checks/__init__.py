@@ -11,11 +11,14 @@ bare traceback: it reports it instead.
   English or Chinese), and what a learner is told when it has the wrong form;
 - :mod:`.inputs`: exercises of 2.1 and 2.2.1 (two sequences, reordering, embeddings, shapes);
 - :mod:`.formulas`: exercises of 2.2.2 to 2.2.4 (Q, K, V, scores, softmax, weighted sum);
-- :mod:`.predictions`: predictions written before a cell runs (a shape, a count), read;
+- :mod:`.predictions`: predictions of 01 and 02 written before a cell runs (a shape, a count);
+- :mod:`.projections`: 03's predictions (the shapes of Q, K, V and of a fused product);
 - :mod:`.worked`: 04's predictions (a score by hand, a variance, the winning key);
 - :mod:`.weights`: 05's predictions (exps, a weight and an output by hand, doubled scores);
 - :mod:`.layer`: 05's capstone, the learner's whole self-attention layer;
 - :mod:`.learned`: exercises of notebook 06 (the softmax's and the loss's gradients, a pick);
+- :mod:`.learned_predictions`: notebook 06's predictions (the untrained loss, its gradient,
+  the gradients' size, the scores' spread);
 - :mod:`.next_steps`: notebook 07's exercises (a causal mask, masked weights, heads);
 - :mod:`.next_predictions`: notebook 07's predictions (mask counts, head shapes and sizes);
 - :mod:`.torch_heads`: notebook 08's exercise (a batch cut into heads, in PyTorch's layout).
@@ -48,14 +51,12 @@ from .inputs import (
     check_shapes,
 )
 from .layer import check_self_attention
-from .learned import (
-    check_loss_gradient,
-    check_pick,
+from .learned import check_loss_gradient, check_pick, check_softmax_backward
+from .learned_predictions import (
     check_prediction_gradient_size,
     check_prediction_loss_gradient,
     check_prediction_spread_growth,
     check_prediction_uniform_loss,
-    check_softmax_backward,
 )
 from .next_predictions import (
     check_prediction_causal_count,
@@ -76,9 +77,9 @@ from .predictions import (
     check_prediction_cross_shape,
     check_prediction_embedding_row,
     check_prediction_moved_token,
-    check_prediction_qkv_shapes,
     check_prediction_X_shape,
 )
+from .projections import check_prediction_fused_shape, check_prediction_qkv_shapes
 from .runner import CheckResult
 from .torch_heads import check_to_heads
 from .weights import (
@@ -86,6 +87,7 @@ from .weights import (
     check_prediction_doubled_scores,
     check_prediction_exps,
     check_prediction_output,
+    check_prediction_temperature,
 )
 from .worked import (
     check_prediction_score,
@@ -114,6 +116,7 @@ __all__ = [
     "check_prediction_embedding_row",
     "check_prediction_exps",
     "check_prediction_flipped_mask",
+    "check_prediction_fused_shape",
     "check_prediction_gradient_size",
     "check_prediction_head_parameters",
     "check_prediction_head_shapes",
@@ -124,6 +127,7 @@ __all__ = [
     "check_prediction_score",
     "check_prediction_score_variance",
     "check_prediction_spread_growth",
+    "check_prediction_temperature",
     "check_prediction_uniform_loss",
     "check_prediction_winner",
     "check_prediction_wrong_d",

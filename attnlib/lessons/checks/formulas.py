@@ -47,17 +47,14 @@ def check_softmax(func: Callable) -> str:
             tr("a 2 × 3 matrix of small scores"),
             np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]),
             tr(
-                "exponentiate each score, then divide by the sum of its row "
-                "(sum over axis=-1 with keepdims=True)"
+                "each weight is exp(score) over the sum of the exps of its own row: print "
+                "your rows' sums, and check that each row is divided by its own total"
             ),
         ),
         (
             tr("scores of size 1000"),
             np.array([[1000.0, 999.0, 0.0], [-1000.0, -1000.0, -999.0]]),
-            tr(
-                "subtract each row's maximum before np.exp: it cancels in the fraction "
-                "but stops exp from overflowing"
-            ),
+            tr("np.exp(1000) is inf: what can each row of scores lose before np.exp, unchanged?"),
         ),
     ]
     for what, scores, hint in cases:
@@ -69,7 +66,7 @@ def check_softmax(func: Callable) -> str:
                 tr("on {what} your softmax runs down the columns (axis=0)", what=what),
                 tr(
                     "each query shares out its attention over the keys of its own row: "
-                    "normalise along the last axis (axis=-1), so that every row sums to 1"
+                    "every row must sum to 1, not every column; which axis runs along a row?"
                 ),
             )
         compare(got, softmax(scores), what, hint)
@@ -97,12 +94,13 @@ def check_qkv(func: Callable) -> str:
     """
     X, W_Q, W_K, W_V = _case(1, (5, 6), (6, 3), (6, 3), (6, 2))
     rows_hint = tr(
-        "rows are tokens: Q = X @ W_Q, K = X @ W_K, V = X @ W_V, "
-        "shape (n, d) @ (d, d_k) -> (n, d_k)"
+        "rows are tokens: X is (n, d) and W_Q is (d, d_k); in which order do they "
+        "multiply to give one row per token?"
     )
     inputs = (X.copy(), W_Q.copy(), W_K.copy(), W_V.copy())  # copies: the learner may edit
     chapter_hint = tr(
-        "with W_Q of shape (d, d_k), W_Q @ x_i does not fit; rows are tokens, so write X @ W_Q"
+        "with W_Q of shape (d, d_k), W_Q @ x_i does not fit (that is the column form); "
+        "here rows are tokens: print the shapes of the two factors of each product"
     )
     got = call(func, *inputs, hint=chapter_hint)
     got = expect_value(got, hint=tr("end with `return Q, K, V`"))
@@ -131,9 +129,8 @@ def check_qkv(func: Callable) -> str:
                 raise Failure(
                     tr("your {label} equals X @ {other}", label=label, other=other),
                     tr(
-                        "each projection has its own matrix: {label} = X @ {own}",
+                        "each projection has its own weight matrix: which one belongs to {label}?",
                         label=label,
-                        own=own,
                     ),
                 )
         compare(arr, expected, what, rows_hint)
@@ -163,8 +160,8 @@ def check_column_form(func: Callable) -> str:
     expected = W_Q.T @ X_cols  # (d_k, d) @ (d, n) -> (d_k, n)
     what = tr("X_cols of shape (6, 5) and W_Q of shape (6, 3)")
     hint = tr(
-        "W_Q has shape (d, d_k), so W_Q @ x_i does not fit; its transpose does: "
-        "W_Q.T @ X_cols, shape (d_k, d) @ (d, n) -> (d_k, n)"
+        "q_i = W_Qᵀ x_i: a product's inner sizes must match, and X_cols is (d, n) while "
+        "W_Q is (d, d_k); which form of W_Q puts d on the inside?"
     )
     got = expect_array(call(func, X_cols.copy(), W_Q.copy(), hint=hint), what, hint)
     if close(got, expected.T):
@@ -236,7 +233,10 @@ def check_scores(func: Callable) -> str:
                     got=got.shape,
                     want=expected.shape,
                 ),
-                tr("the scores pair tokens, not coordinates: Q @ K.T, not Q.T @ K"),
+                tr(
+                    "the scores pair tokens, not coordinates: the product must leave one "
+                    "row per query and one column per key"
+                ),
             )
         if close(got, expected.T):
             raise Failure(
@@ -244,7 +244,7 @@ def check_scores(func: Callable) -> str:
                     "for {what} your matrix is transposed: row i must hold the scores of query i",
                     what=what,
                 ),
-                tr("Q @ K.T, not K @ Q.T"),
+                tr("row i must hold query i's scores: which factor of the product comes first?"),
             )
         said = _wrong_scale(got, raw, d_k)
         if said:
@@ -283,19 +283,22 @@ def check_row_entropy(func: Callable) -> str:
     p = np.where(weights > 0, weights, 1.0)  # log 1 = 0 stands in for 0 log 0
     expected = -(weights * np.log(p)).sum(axis=1)  # (n_q,)
     what = tr("rows uniform, one-hot and (0.7, 0.1, 0.1, 0.1)")
-    hint = tr("H_i = -Σ_j α_ij ln α_ij along each row (axis=1), with 0·ln 0 = 0")
+    hint = tr("H_i = -Σ_j α_ij ln α_ij, one sum per row, with 0·ln 0 = 0")
     got = expect_array(call(func, weights.copy(), hint=hint), what, hint)
     if got.shape == expected.shape:
         if not np.isfinite(got[1]) and np.isfinite(got[[0, 2]]).all():
             raise Failure(
                 tr("the one-hot row (1, 0, 0, 0) gave nan: 0 * log 0"),
                 tr(
-                    "0·ln 0 counts as 0: take the log only where α > 0, e.g. "
-                    "np.log(np.where(weights > 0, weights, 1.0))"
+                    "0·ln 0 counts as 0, but np.log(0) is -inf and 0 · -inf is nan: which "
+                    "number could stand in for α where α = 0, so that its term comes out 0?"
                 ),
             )
         if close(got, expected / np.log(2)):
-            raise Failure(tr("you used log base 2"), tr("use the natural log, np.log"))
+            raise Failure(
+                tr("you used log base 2"),
+                tr("the entropy here is in nats: it uses the natural log, ln"),
+            )
         if close(got, -expected):
             raise Failure(
                 tr("your entropies are negative"),
@@ -309,7 +312,7 @@ def check_row_entropy(func: Callable) -> str:
                 got=got.shape,
                 want=expected.shape,
             ),
-            tr("sum along each row: axis=1 (or axis=-1)"),
+            tr("one entropy per query: which axis runs along a row?"),
         )
     compare(got, expected, what, hint)
     return tr("uniform row ln 4 = 1.386, one-hot row 0, and the mixed row agree")
@@ -334,8 +337,8 @@ def check_weighted_sum(func: Callable) -> str:
         Passed, or what went wrong and a hint.
     """
     hint = tr(
-        "z_i = Σ_j α_ij v_j: row i of the weights mixes the rows of V, i.e. weights @ V, "
-        "shape (n_q, n_kv) @ (n_kv, d_v) -> (n_q, d_v)"
+        "z_i = Σ_j α_ij v_j: row i of the weights mixes the rows of V; the weights are "
+        "(n_q, n_kv) and V is (n_kv, d_v): which sizes must meet in the product?"
     )
     for seed, what, n_q, n_kv, d_v in (
         (5, tr("4 tokens with d_v = 3"), 4, 4, 3),
@@ -384,7 +387,10 @@ def check_fused_qkv(func: Callable) -> str:
     """
     X, W_Q, W_K, W_V = _case(7, (5, 6), (6, 3), (6, 3), (6, 3))
     W_QKV = np.concatenate([W_Q, W_K, W_V], axis=1)  # (d, 3 d_k): columns side by side
-    hint = tr("one product X @ W_QKV gives (n, 3 d_k); its first d_k columns are Q, then K, then V")
+    hint = tr(
+        "W_QKV = [W_Q | W_K | W_V] side by side: which columns of the one product belong "
+        "to Q, which to K, which to V?"
+    )
     got = expect_value(call(func, X.copy(), W_QKV.copy(), 3, hint=hint))
     if not isinstance(got, (tuple, list)) or len(got) != 3:
         raise Failure(
@@ -399,7 +405,11 @@ def check_fused_qkv(func: Callable) -> str:
                 if other != label and close(arr, value):
                     raise Failure(
                         tr("your {label} equals the true {other}", label=label, other=other),
-                        tr("the columns come in the order Q, K, V: columns 0 to d_k - 1 are Q"),
+                        tr(
+                            "the columns come in the order Q, K, V: which block of d_k "
+                            "columns did you give to {label}?",
+                            label=label,
+                        ),
                     )
         compare(arr, expected, what, hint)
     return tr("Q, K and V from one product, split along the columns: the same as three products")
@@ -425,19 +435,25 @@ def check_softmax_temperature(func: Callable) -> str:
         Passed, or what went wrong and a hint.
     """
     scores = np.array([[1.0, 2.0, 3.0], [0.5, 0.0, -0.5]])
-    hint = tr("divide every score by τ, then take the row-wise softmax as before")
+    hint = tr(
+        "τ acts on the scores, before the softmax: a τ above 1 must flatten each row; "
+        "print your rows for τ = 1 and τ = 2"
+    )
     for tau in (1.0, 2.0, 0.5):
         what = tr("small scores with τ = {tau:g}", tau=tau)
         got = expect_array(call(func, scores.copy(), tau, hint=hint), what, hint)
         if tau != 1 and close(got, softmax(scores * tau)):
             raise Failure(
                 tr("for {what} you multiplied by τ", what=what),
-                tr("a higher temperature must flatten the rows: divide the scores by τ"),
+                tr("a higher temperature must flatten the rows; multiplying by τ sharpens them"),
             )
         if tau != 1 and close(got, softmax(scores) / tau):
             raise Failure(
                 tr("for {what} your rows do not sum to 1", what=what),
-                tr("divide the scores, not the weights: softmax(scores / tau)"),
+                tr(
+                    "τ acts on the scores, before the softmax: dividing the weights "
+                    "afterwards breaks their sum"
+                ),
             )
         compare(got, softmax(scores / tau), what, hint)
     big = np.array([[1000.0, 999.0, 0.0]])
@@ -446,7 +462,10 @@ def check_softmax_temperature(func: Callable) -> str:
     if not np.isfinite(got).all():
         raise Failure(
             tr("on {what} your softmax gave nan (or inf)", what=what),
-            tr("subtract each row's maximum after dividing by τ"),
+            tr(
+                "np.exp overflows here: what can each row lose before np.exp, unchanged, "
+                "once it is divided by τ?"
+            ),
         )
     compare(got, softmax(big / 0.5), what, hint)
     return tr("softmax(scores / tau) for τ = 1, 2 and 0.5, and on scores of size 1000")

@@ -52,13 +52,20 @@ def check_cross_scores(func: Callable) -> str:
     --------
     >>> check_cross_scores(lambda X_q, X_kv, W_Q, W_K: (X_q @ W_Q) @ (X_kv @ W_K).T)
     ✗ check_cross_scores: your scores are Q Kᵀ without the scaling
-      Hint: divide by √d_k, the square root of the number of columns of W_Q
+      Hint: the chapter divides q_i · k_j by √d_k, the square root of their length
     """
     X_q, X_kv, W_Q, W_K, W_V = _two_sequences()
     n_q, n_kv, d_k = len(X_q), len(X_kv), W_Q.shape[1]
     inputs = (X_q.copy(), X_kv.copy(), W_Q.copy(), W_K.copy())  # copies: the learner may edit
-    got = call(func, *inputs, hint=tr("queries are X_q @ W_Q, keys are X_kv @ W_K"))
-    hint = "scores = (X_q @ W_Q) @ (X_kv @ W_K).T / np.sqrt(d_k)"
+    got = call(
+        func,
+        *inputs,
+        hint=tr("queries come from X_q, keys from X_kv, each through its own weight matrix"),
+    )
+    hint = tr(
+        "score_ij = q_i · k_j / √d_k, with q_i from X_q and k_j from X_kv: print the "
+        "shapes of your queries, keys and scores"
+    )
     got = expect_array(got, hint=hint)
     expected = attention(X_q, X_kv, W_Q, W_K, W_V).scores  # (n_q, n_kv)
     what = tr("n_q = {n_q} queries and n_kv = {n_kv} keys", n_q=n_q, n_kv=n_kv)
@@ -71,7 +78,7 @@ def check_cross_scores(func: Callable) -> str:
                 n_q=n_q,
                 n_kv=n_kv,
             ),
-            tr("one row per query: scores = Q @ K.T, not K @ Q.T"),
+            tr("one row per query: which factor of the product comes first?"),
         )
     if got.shape in {(n_q, n_q), (n_kv, n_kv)}:
         raise Failure(
@@ -82,17 +89,17 @@ def check_cross_scores(func: Callable) -> str:
                 n_q=n_q,
                 n_kv=n_kv,
             ),
-            tr("queries come from X_q but keys from X_kv: K = X_kv @ W_K"),
+            tr("queries come from X_q but keys from X_kv: where did your keys come from?"),
         )
     if close(got, expected * np.sqrt(d_k)):
         raise Failure(
             tr("your scores are Q Kᵀ without the scaling"),
-            tr("divide by √d_k, the square root of the number of columns of W_Q"),
+            tr("the chapter divides q_i · k_j by √d_k, the square root of their length"),
         )
     if close(got, expected / np.sqrt(d_k)):
         raise Failure(
             tr("your scores are divided by d_k instead of √d_k"),
-            tr("use np.sqrt(d_k): the chapter scales by the square root"),
+            tr("the chapter divides by the square root of d_k, not by d_k itself"),
         )
     compare(got, expected, what, hint)
     return tr(
@@ -127,7 +134,7 @@ def check_permutation(func: Callable) -> str:
     --------
     >>> check_permutation(lambda Z, perm: Z)
     ✗ check_permutation: your prediction is the old Z, unchanged
-      Hint: the outputs move with their tokens: row i of the new Z belongs to token perm[i]
+      Hint: the outputs move with their tokens: which token is row i of X[perm], and ...
     """
     rng = np.random.default_rng(3)
     X = rng.standard_normal((5, 6))  # (n, d)
@@ -135,19 +142,22 @@ def check_permutation(func: Callable) -> str:
     Z = self_attention(X, W_Q, W_K, W_V).Z  # (n, d_v)
     perm = np.array([1, 2, 0, 4, 3])  # a 3-cycle and a swap: not its own inverse
     what = f"perm = {perm.tolist()}"
-    hint = tr("index the rows of Z with perm")
+    hint = tr("row i of X[perm] is old token perm[i]: whose output belongs in row i?")
     got = call(func, Z.copy(), perm.copy(), hint=tr("row i of X[perm] is token perm[i]"))
     got = expect_array(got, what, hint)
     expected = self_attention(X[perm], W_Q, W_K, W_V).Z  # attention run on the new order
     if close(got, Z) and not np.allclose(Z, expected):
         raise Failure(
             tr("your prediction is the old Z, unchanged"),
-            tr("the outputs move with their tokens: row i of the new Z belongs to token perm[i]"),
+            tr(
+                "the outputs move with their tokens: which token is row i of X[perm], and "
+                "whose output belongs there?"
+            ),
         )
     if close(got, Z[np.argsort(perm)]):
         raise Failure(
             tr("your rows are reordered the wrong way round (by the inverse permutation)"),
-            tr("X_new = X[perm], so the new outputs are indexed the same way"),
+            tr("X_new = X[perm]: compare the way you indexed Z with the way X was indexed"),
         )
     compare(got, expected, what, hint)
     return tr(
@@ -177,7 +187,7 @@ def check_embedding_lookup(func: Callable) -> str:
     --------
     >>> check_embedding_lookup(lambda words, table: table[: len(words)])
     ✗ check_embedding_lookup: you returned the first 7 rows of the table, not the rows of the 7 words
-      Hint: the table's rows follow the order of VOCABULARY: find each word's row with VOCABULARY.index(word)
+      Hint: row k of the table belongs to VOCABULARY[k]: which row holds each word?
     """  # noqa: E501
     words = local(("sat", "on", "the", "mat", "because", "the", "cat"))  # "the" twice
     table = embedding_table(d=5, seed=7)  # (n_vocab, d)
@@ -188,10 +198,7 @@ def check_embedding_lookup(func: Callable) -> str:
         size=len(vocabulary()),
         d=d,
     )
-    hint = tr(
-        "the table's rows follow the order of VOCABULARY: find each word's row with "
-        "VOCABULARY.index(word)"
-    )
+    hint = tr("row k of the table belongs to VOCABULARY[k]: which row holds each word?")
     got = expect_array(call(func, words, table.copy(), hint=hint), what, hint)
     expected = embed(words, table)  # (n, d)
     if got.shape == (d, n):
@@ -241,8 +248,8 @@ def check_one_hot(func: Callable) -> str:
     words = local(("it", "was", "warm", "it", "was"))
     n, size = len(words), len(vocabulary())
     hint = tr(
-        "start from np.zeros((len(words), len(VOCABULARY))) "
-        "and set one_hot[i, VOCABULARY.index(word)] = 1"
+        "the one-hot matrix has one row per word and one column per vocabulary entry; row i "
+        "is all zeros but for one 1, in the column of word i's place in VOCABULARY"
     )
     one_hot = expect_array(call(func, words, hint=hint), hint=hint)
     if one_hot.shape == (size, n):
@@ -283,7 +290,7 @@ def check_one_hot(func: Callable) -> str:
         one_hot @ table,
         embed(words, table),  # (n, n_vocab) @ (n_vocab, d) -> (n, d)
         "one_hot @ table",
-        tr("the 1 goes in column VOCABULARY.index(word)"),
+        tr("the 1 of row i goes in the column of word i's place in VOCABULARY"),
     )
     return tr(
         "passed: the one-hot matrix has shape ({n}, {size}), one 1 per row, "
@@ -299,15 +306,13 @@ def _shape_hint(key: str, got: tuple, expected: tuple, n: int, d: int, d_k: int)
         return tr("rows are tokens: the first number is the number of rows")
     if key == "Q":
         if got == (n, d):
-            return tr(
-                "that is X's shape; W_Q (d × d_k) turns each row of length d into one of length d_k"
-            )
-        return "Q = X W_Q: (n, d) @ (d, d_k)"
+            return tr("that is X's shape; Q = X W_Q: which factor gives Q its columns?")
+        return tr("Q = X W_Q: write the two factors' shapes and see which sizes the product keeps")
     if key == "scores":
         return tr("each score pairs one query (row i) with one key (column j): how many of each?")
     if got == (n, d_k):
-        return tr("Z = α V takes its columns from V, and V = X W_V has d_v columns")
-    return "Z = α V: (n, n) @ (n, d_v)"
+        return tr("that is Q's shape; Z = α V takes its columns from V: how many has V?")
+    return tr("Z = α V: write the two factors' shapes and see which sizes the product keeps")
 
 
 @check
@@ -332,7 +337,7 @@ def check_shapes(func: Callable) -> str:
     --------
     >>> check_shapes(lambda n, d, d_k, d_v: {"Q": (n, d), "scores": (n, n), "Z": (n, d_v)})
     ✗ check_shapes: for n = 5, d = 8, d_k = 3, d_v = 2 you said Q has shape (5, 8), but it is (5, 3)
-      Hint: that is X's shape; W_Q (d × d_k) turns each row of length d into one of length d_k
+      Hint: that is X's shape; Q = X W_Q: which factor gives Q its columns?
     """
     rng = np.random.default_rng(0)
     dict_hint = tr("return a dict: {example}", example="{'Q': (..., ...), 'scores': ..., 'Z': ...}")
@@ -366,7 +371,7 @@ def check_shapes(func: Callable) -> str:
                         key=key,
                         value=got[key],
                     ),
-                    tr("a shape is a tuple of two ints, such as (n, d_k)"),
+                    tr("a shape is a tuple of two ints, such as (n, d)"),
                 ) from None
             expected = getattr(att, key).shape
             if shape != expected:

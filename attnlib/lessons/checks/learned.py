@@ -7,23 +7,21 @@ answer: :func:`check_softmax_backward` (the softmax's backward step) and
 the usual slip (the softmax's second term left out, a sum down the columns,
 the probabilities left out, the sign flipped) with a hint of its own.
 :func:`check_pick` checks a prediction of the token that the trained layer's
-query weights most. The ``check_prediction_*`` checks grade numbers and choices
-written before the cell that shows them: the untrained loss, d loss / d logits,
-whether the unscaled layer's gradients are larger (measured with
-:func:`attnlib.lookup.qk_gradient_norms`), and how the unscaled scores' spread
-grows with d_k. How a check runs and reports is :mod:`attnlib.checks.runner`.
+query weights most, written as a position or a token. The notebook's
+predictions of numbers and choices are :mod:`.learned_predictions`. How a check
+runs and reports is :mod:`attnlib.checks.runner`.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 
 import numpy as np
 
 from ...i18n import tr
 from ...maths.core import softmax
-from ...maths.lookup import Params, Sequence, attend, init_params, make_task, qk_gradient_norms
-from .reading import as_choice, as_number, written, wrong
+from ...maths.lookup import KEYS, Params, Sequence, attend
 from .runner import Failure, call, check, close, compare, expect_array
 
 #: The step of the central finite differences: its error, h² and eps / h, stays near 1e-10.
@@ -67,21 +65,27 @@ def check_softmax_backward(func: Callable) -> str:
         step[index] = STEP
         expected[index] = ((softmax(scores + step) - softmax(scores - step)) * d_weights).sum()
     expected /= 2 * STEP
-    hint = tr("d_scores = weights * (d_weights - row sum of d_weights * weights)")
+    hint = tr(
+        "the formula above, α_l (g_l - Σ_j g_j α_j), for every row at once: one sum per "
+        "row, which must line up with its own row"
+    )
     got = expect_array(call(func, weights.copy(), d_weights.copy(), hint=hint))
     if close(got, weights * d_weights):
         raise Failure(
             tr("your d_scores misses the second term: it is weights * d_weights"),
             tr(
-                "each weight depends on every score of its row: subtract the row's "
-                "(d_weights * weights).sum(axis=1, keepdims=True) before multiplying"
+                "each weight depends on every score of its row: the formula's second "
+                "term, Σ_j g_j α_j, one number per row, is missing"
             ),
         )
     column_sums = (d_weights * weights).sum(axis=0, keepdims=True)  # (n_q, n_kv) -> (1, n_kv)
     if close(got, weights * (d_weights - column_sums)):
         raise Failure(
             tr("you summed down the columns (axis=0)"),
-            tr("the softmax normalises each row, so sum along axis=1"),
+            tr(
+                "the softmax normalises each row: the sum Σ_j g_j α_j runs along a row, "
+                "not down a column"
+            ),
         )
     compare(got, expected, tr("3 rows of 4 scores"), hint, atol=1e-6)
     return tr(
@@ -123,10 +127,16 @@ def check_loss_gradient(func: Callable) -> str:
     expected = np.array(
         [(loss(logits + STEP * e) - loss(logits - STEP * e)) / (2 * STEP) for e in np.eye(10)]
     )  # (n_values,)
-    hint = "d_logits = softmax(logits) - one_hot(answer)"
+    hint = tr(
+        "compare with step 1 of the backward pass above: which two terms does it have, "
+        "and does your gradient have both?"
+    )
     got = expect_array(call(func, logits.copy(), answer, hint=hint))
     if close(got, -np.eye(10)[answer]):
-        raise Failure(tr("your gradient is -one_hot(answer): the probabilities are missing"), hint)
+        raise Failure(
+            tr("your gradient is -one_hot(answer): the probabilities are missing"),
+            tr("step 1 of the backward pass has two terms: the model's probabilities are one"),
+        )
     if close(got, -expected):
         raise Failure(
             tr("your gradient has the wrong sign"),
@@ -138,8 +148,14 @@ def check_loss_gradient(func: Callable) -> str:
     )
 
 
+def _written(text: str) -> str:
+    # a token as the learner may type it: "F5", " f5 ", "'f5'" (quotes typed inside), full-width
+    return unicodedata.normalize("NFKC", text).strip().strip("'\"`‘’“”").strip().casefold()
+
+
 def _position(prediction, tokens: list[str]) -> int:
-    # the learner may name the token by its position or as printed
+    """The position the learner names: a position, a token as printed (in any case, with
+    spaces or quotes around it), or a pair's key alone ("f" for "f5"); or Failure."""
     if prediction is None or prediction is Ellipsis:
         raise Failure(
             tr(
@@ -150,25 +166,53 @@ def _position(prediction, tokens: list[str]) -> int:
             )
         )
     if isinstance(prediction, str):
-        if prediction not in tokens and prediction.strip().isdecimal():
+        said = _written(prediction)
+        if said in tokens:
+            return tokens.index(said)
+        if said.isdecimal():
             raise Failure(
                 tr(
                     "{prediction!r} is text (a str), not a position: write it without "
                     "quotes, {position}, or write a token such as {example!r}",
                     prediction=prediction,
-                    position=int(prediction),
+                    position=int(said),
                     example=tokens[0],
                 )
             )
-        if prediction not in tokens:
+        pairs = tokens[:-1]  # the last token is the query
+        keys = [token[0] for token in pairs]  # each pair's key: all different
+        if said in keys:  # a key alone names its pair
+            return keys.index(said)
+        if len(said) == 2 and said[0] in KEYS and said[1].isdecimal():  # a pair not shown
+            if said[0] in keys:
+                raise Failure(
+                    tr(
+                        "{prediction!r} is not a token of this sequence: key {key!r} is there, "
+                        "but its pair holds another value",
+                        prediction=prediction,
+                        key=said[0],
+                    ),
+                    tr("write the pair as printed, or its position (0 for the first token)"),
+                )
             raise Failure(
                 tr(
-                    "{prediction!r} is not a token of this sequence: {tokens}",
+                    "{prediction!r} is not a token of this sequence: no pair has the key {key!r}",
                     prediction=prediction,
-                    tokens=" ".join(tokens),
-                )
+                    key=said[0],
+                ),
+                tr(
+                    "the query is matched with the keys, not with the values: which pair "
+                    "holds the key {key!r}?",
+                    key=tokens[-1][1:],
+                ),
             )
-        return tokens.index(prediction)
+        raise Failure(
+            tr(
+                "{prediction!r} is not a token of this sequence: {tokens}",
+                prediction=prediction,
+                tokens=" ".join(tokens),
+            )
+        )
     if isinstance(prediction, (int, np.integer)) and not isinstance(prediction, bool):
         if not 0 <= prediction < len(tokens):
             raise Failure(
@@ -186,10 +230,18 @@ def _position(prediction, tokens: list[str]) -> int:
 def check_pick(prediction, params: Params, seq: Sequence) -> str:
     """Check a prediction of the pair token that the query's row weights most.
 
+    The prediction may be a position, a token as printed (``"f5"``, or ``"F5"``, with
+    spaces or quotes around it), or the pair's key alone (``"f"``): each names one
+    position. A pair that holds the same value as the one the query weights most,
+    under another key (``"h5"`` for ``"f5"``), is told that the query matches keys,
+    not values; the query itself, and a position counted from 1, get words of their
+    own.
+
     Parameters
     ----------
     prediction : int or str
-        A position (0 for the first token) or a token as printed, e.g. ``"e1"``.
+        A position (0 for the first token), a token as printed, e.g. ``"e1"``, or a
+        pair's key, e.g. ``"e"``.
     params : Params
         Trained parameters.
     seq : Sequence
@@ -211,228 +263,44 @@ def check_pick(prediction, params: Params, seq: Sequence) -> str:
     position = _position(prediction, tokens)
     row = attend(params, seq).weights[-1]  # (n,): the query's row of weights
     top = int(row.argmax())
+    query, key = tokens[-1], tokens[-1][1:]
     if position != top:
-        raise Failure(
-            tr(
-                "the query {query!r} puts only {weight:.2f} of its weight on {token!r}",
-                query=tokens[-1],
-                weight=row[position],
-                token=tokens[position],
-            ),
-            tr("which pair holds the key {key!r}?", key=tokens[-1][1:]),
+        said = tr(
+            "the query {query!r} puts only {weight:.2f} of its weight on {token!r}",
+            query=query,
+            weight=row[position],
+            token=tokens[position],
         )
+        hint = tr("which pair holds the key {key!r}?", key=key)
+        n = len(tokens)
+        if position == n - 1:
+            hint = tr(
+                "{query!r} is the query itself: its row is the one we read; which pair "
+                "holds the key {key!r} it asks for?",
+                query=query,
+                key=key,
+            )
+        elif top < n - 1 and tokens[position][1:] == tokens[top][1:]:
+            hint = tr(
+                "{token!r} holds the same value as the pair the query weights most, but under "
+                "another key: the query is matched with the keys, not with the values (they "
+                "can repeat); which pair holds the key {key!r}?",
+                token=tokens[position],
+                key=key,
+            )
+        elif not isinstance(prediction, str) and position == top + 1:
+            hint = tr(
+                "position {position} is {token!r}: did you count from 1? Positions count "
+                "from 0; which pair holds the key {key!r}?",
+                position=position,
+                token=tokens[position],
+                key=key,
+            )
+        raise Failure(said, hint)
     return tr(
         "right: the query {query!r} puts {weight:.2f} of its weight on {token!r} (position {top})",
-        query=tokens[-1],
+        query=query,
         weight=row[top],
         token=tokens[top],
         top=top,
     )
-
-
-# --- predictions of notebook 06, written before the cell that shows the answer ---
-
-
-def _size_names() -> dict[str, str]:
-    # check_prediction_gradient_size's choices (English) -> their names in the learner's
-    # language, which they may also answer with
-    return {
-        "smaller": tr("smaller"),
-        "about the same": tr("about the same"),
-        "larger": tr("larger"),
-    }
-
-
-@check
-def check_prediction_uniform_loss(answer: float, n_values: int = 10) -> str:
-    """Check the loss of a model that believes all `n_values` answers equally (06).
-
-    The loss is the cross-entropy ``-log p[answer]`` in nats, and every p is
-    1 / n_values, so the loss is log(n_values). Within 0.01.
-
-    Examples
-    --------
-    >>> check_prediction_uniform_loss(0.1, reveal=True)
-    ✗ check_prediction_uniform_loss: you predicted 0.1, but the loss is -log(1/10) = 2.303 nats
-      Hint: 0.1 is the probability of the right answer; the loss is minus its log
-    """
-    guess = as_number(answer)
-    right = float(-np.log(1 / n_values))  # -log p[answer] with p = 1/n_values
-    if abs(guess - right) <= 0.01:
-        return tr(
-            "right: every value gets p = 1/{n}, and -log(1/{n}) = log {n} = {right:.3f} nats",
-            n=n_values,
-            right=right,
-        )
-    said = tr(
-        "you predicted {guess:g}, but the loss is -log(1/{n}) = {right:.3f} nats",
-        guess=guess,
-        n=n_values,
-        right=right,
-    )
-    if abs(guess - 1 / n_values) < 1e-9:
-        why = tr(
-            "{guess:g} is the probability of the right answer; the loss is minus its log",
-            guess=guess,
-        )
-    elif abs(guess - np.log10(n_values)) < 0.01:
-        why = tr("that is log base 10; the loss is measured in nats, with the natural log")
-    else:
-        why = tr("the loss is -log of the probability the model gives the right answer")
-    step = tr("what probability does the right value get, and what is minus its natural log?")
-    raise wrong(answer, said, why, step)
-
-
-@check
-def check_prediction_gradient_size(answer: str, d_k: int = 64, seeds: int = 6) -> str:
-    """Check a prediction: is the unscaled layer's |dW_Q| + |dW_K| smaller at the start (06)?
-
-    The gradients are measured with :func:`attnlib.lookup.qk_gradient_norms`
-    at ``d_k`` with q and k of size 1 (``qk_scale=1.0``), scaled and unscaled,
-    for `seeds` starting seeds; the answer is "larger" when the unscaled sum
-    is more than 1.25 times the scaled one on every seed, "smaller" when it is
-    less than 0.8 times on every seed, and "about the same" otherwise.
-
-    Parameters
-    ----------
-    answer : str
-        One of "smaller", "about the same", "larger".
-
-    Examples
-    --------
-    >>> bool(check_prediction_gradient_size("smaller"))
-    False
-    """
-    names = _size_names()
-    choice = as_choice(answer, names)
-    task = make_task(4000, seed=0)  # notebook 06's training set (its first two batches are used)
-    ratios = []
-    for seed in range(seeds):
-        start = init_params(d_k=d_k, qk_scale=1.0, seed=seed)
-        scaled = sum(qk_gradient_norms(start, task, scaled=True))
-        unscaled = sum(qk_gradient_norms(start, task, scaled=False))
-        ratios.append(unscaled / scaled)
-    if min(ratios) > 1.25:
-        right = "larger"
-    elif max(ratios) < 0.8:
-        right = "smaller"
-    else:
-        right = "about the same"
-    shown = tr(
-        "unscaled |dW_Q| + |dW_K| is {ratios} times the scaled one (seeds 0 to {last})",
-        ratios=", ".join(f"{r:.1f}" for r in ratios),
-        last=seeds - 1,
-    )
-    if choice == right:
-        return tr("right: {right}. {shown}", right=names[right], shown=shown)
-    said = tr(
-        "you predicted {choice!r}, but it is {right}: {shown}",
-        choice=answer,  # as the learner wrote it
-        right=names[right],
-        shown=shown,
-    )
-    why = tr(
-        "a saturated softmax does pass back less to its scores, but an unscaled score q · k "
-        "moves √d_k = {root:g} times more when q or k moves: the rows that are not saturated "
-        "pass back a lot, and they make the batch's gradient larger",
-        root=np.sqrt(d_k),
-    )
-    step = tr(
-        "a score's gradient reaches W_Q through q: how strongly does q · k depend on q, "
-        "compared with q · k / √d_k?"
-    )
-    raise wrong(answer, said, why, step)
-
-
-@check
-def check_prediction_spread_growth(answer: float, d_k_from: int = 64, d_k_to: int = 256) -> str:
-    """Check how many times the spread (standard deviation) of unscaled scores grows (06).
-
-    For q and k of independent coordinates of variance 1, q · k has variance
-    d_k, so its standard deviation grows by √(d_k_to / d_k_from). Within 0.05.
-
-    Examples
-    --------
-    >>> check_prediction_spread_growth(4, reveal=True)
-    ✗ check_prediction_spread_growth: you predicted 4, but the spread grows 2 times: from √64 = 8 to √256 = 16
-      Hint: 4 is how much the variance grows; the spread is its square root
-    """  # noqa: E501
-    guess = as_number(answer)
-    right = float(np.sqrt(d_k_to / d_k_from))
-    if abs(guess - right) <= 0.05:
-        return tr(
-            "right: the spread of q · k is √d_k, from √{a} = {sa:g} to √{b} = {sb:g}: "
-            "{right:g} times",
-            a=d_k_from,
-            b=d_k_to,
-            sa=np.sqrt(d_k_from),
-            sb=np.sqrt(d_k_to),
-            right=right,
-        )
-    said = tr(
-        "you predicted {guess:g}, but the spread grows {right:g} times: from √{a} = {sa:g} "
-        "to √{b} = {sb:g}",
-        guess=guess,
-        right=right,
-        a=d_k_from,
-        b=d_k_to,
-        sa=np.sqrt(d_k_from),
-        sb=np.sqrt(d_k_to),
-    )
-    if abs(guess - d_k_to / d_k_from) < 1e-9:
-        why = tr(
-            "{guess:g} is how much the variance grows; the spread is its square root", guess=guess
-        )
-    else:
-        why = tr("the variance of q · k is d_k (2.2.3); the spread is the square root of it")
-    step = tr("what is the variance of q · k at each d_k, and how does a spread follow from it?")
-    raise wrong(answer, said, why, step)
-
-
-@check
-def check_prediction_loss_gradient(answer, n_values: int = 10) -> str:
-    """Check d loss / d logits for an untrained model that gives every value 1/n_values (06).
-
-    The gradient is ``p - one_hot(answer)``: at the right value 1/n - 1, at any
-    other value 1/n. The answer is the pair (at the right value, at another
-    value), each within 0.01.
-
-    Examples
-    --------
-    >>> check_prediction_loss_gradient((-0.9, 0.1))
-    ✓ check_prediction_loss_gradient: right: p - one_hot(answer) is 0.1 - 1 = -0.9 at the answer and 0.1 elsewhere
-    """  # noqa: E501
-    written(answer)
-    if isinstance(answer, str):  # "(-0.9, 0.1)": the pair typed in quotes
-        raise Failure(
-            tr("your prediction {answer!r} is text (a str), not a pair of numbers", answer=answer),
-            tr("write the two numbers without quotes: (at the right value, at any other value)"),
-        )
-    try:
-        at_answer, elsewhere = (float(a) for a in answer)
-    except (TypeError, ValueError):
-        raise Failure(
-            tr("your prediction {answer!r} is not a pair of numbers", answer=answer),
-            tr("write two numbers: (at the right value, at any other value)"),
-        ) from None
-    p = 1 / n_values
-    right = (p - 1, p)
-    if abs(at_answer - right[0]) <= 0.01 and abs(elsewhere - right[1]) <= 0.01:
-        return tr(
-            "right: p - one_hot(answer) is {p:g} - 1 = {a:g} at the answer and {p:g} elsewhere",
-            p=p,
-            a=right[0],
-        )
-    said = tr(
-        "you predicted ({a:g}, {b:g}), but p - one_hot(answer) gives ({ra:g}, {rb:g})",
-        a=at_answer,
-        b=elsewhere,
-        ra=right[0],
-        rb=right[1],
-    )
-    if abs(at_answer + right[0]) <= 0.01 and abs(elsewhere + right[1]) <= 0.01:
-        why = tr("the signs are turned round: raising the right value's logit lowers the loss")
-    else:
-        why = tr("step 1 of the backward pass: d loss / d logits = p - one_hot(answer)")
-    step = tr("step 1 of the backward pass gives the formula: put p = 1/{n} into it", n=n_values)
-    raise wrong(answer, said, why, step)

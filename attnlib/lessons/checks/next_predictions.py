@@ -11,8 +11,8 @@ check_prediction_wrong_d            a head divided by √d, not √d_k: flatter 
 ==================================  ========================================================
 
 The exercises of the same notebook (masks and heads written by the learner) are
-:mod:`.next_steps`. A first wrong try is told the step to redo; the answer comes
-with the second (or with ``reveal=True``), as :mod:`.runner` arranges.
+:mod:`.next_steps`. A first wrong try is told the slip (or the step to redo); the
+answer comes with the second (or with ``reveal=True``), as :mod:`.runner` arranges.
 """
 
 from __future__ import annotations
@@ -72,13 +72,22 @@ def check_prediction_causal_count(answer: int, n: int = 6) -> str:
         all=n * n,
     )
     if guess == n * (n - 1) // 2:
-        why = tr("that leaves out the diagonal: each token may also attend to itself")
+        why = slip = tr("that leaves out the diagonal: each token may also attend to itself")
     elif guess == n * n:
-        why = tr("that is every entry: query i may not see the keys after it (j > i)")
+        why = slip = tr("that is every entry: query i may not see the keys after it (j > i)")
+    elif guess == n * n / 2:
+        why = tr(
+            "half of the entries would cut the diagonal in two; the whole diagonal is True "
+            "(each token sees itself): query i sees keys 0 … i, that is i + 1 of them"
+        )
+        slip = tr(
+            "half of the entries would cut the diagonal in two; the whole diagonal is True, "
+            "since each token sees itself"
+        )
     else:
         why = tr("count row by row: query i sees keys 0 … i, that is i + 1 of them")
-    step = tr("count row by row: how many keys may query 0 see, query 1, …?")
-    raise wrong(answer, said, why, step)
+        slip = tr("count row by row: how many keys may query 0 see, query 1, …?")
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -107,8 +116,18 @@ def check_prediction_flipped_mask(answer: int, n: int = 6) -> str:
         right=right,
     )
     why = tr("row {guess} still sees {count} keys", guess=guess, count=int(flipped[guess].sum()))
-    step = tr("turned round, True means j > i: which query has no key after it?")
-    raise wrong(answer, said, why, step)
+    if guess == 0:
+        slip = tr(
+            "under the causal mask row 0 sees only itself, but ~ turns every entry round: "
+            "row 0 now sees every key except itself"
+        )
+    else:
+        slip = tr(
+            "row {guess} still sees the keys after it: turned round, True means j > i; "
+            "which query has no key after it?",
+            guess=guess,
+        )
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -163,8 +182,23 @@ def check_prediction_head_shapes(answer, n: int = 6, d: int = 8, heads: int = 4)
         tr("Z joins the heads' outputs side by side: n × (h · d_v)"),
         tr("W_O maps each token back to width d: n × d"),
     )[first]
-    step = tr("go through the formulas above one at a time: which sizes multiply?")
-    raise wrong(answer, said, why, step)
+    got, one_head = shapes[first], right[1]  # one head's Q: (n, d_k)
+    if got == right[first][::-1]:
+        slip = tr("{name}: rows and columns are the wrong way round", name=names[first])
+    elif first == 0 and got == (d, one_head[1]):  # one head's block of W_Q: (d, d_k)
+        slip = tr("W_Q: that is one head's block; W_Q holds every head's block side by side")
+    elif first == 1 and got == (n, d):  # X W_Q: every head's Q side by side
+        slip = tr("Q_h: that is Q of all the heads together; one head takes only its own block")
+    elif first == 2 and got == one_head:
+        slip = tr("Z: that is one head's Z; Z joins the heads' outputs side by side")
+    elif first == 3:
+        slip = tr("output: W_O maps each token's row of Z to a new row: how wide is W_O?")
+    else:
+        slip = tr(
+            "{name}: go through the formulas above one at a time: which sizes multiply?",
+            name=names[first],
+        )
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -202,8 +236,19 @@ def check_prediction_head_parameters(answer: str, d: int = 8) -> str:
         "the heads only cut the same W_Q, W_K, W_V into blocks of columns: "
         "d × (h · d/h) = d × d each, and W_O is d × d either way"
     )
-    step = tr("write the shape of W_Q for h heads of width d/h, and count its entries")
-    raise wrong(answer, said, why, step)
+    if choice == "one head" and right == "the same":
+        slip = tr(
+            "one wide head has wide blocks, but there is only one of them: count the "
+            "columns of W_Q over all the heads together"
+        )
+    elif choice == "eight heads" and right == "the same":
+        slip = tr(
+            "more heads give more blocks, but each block is narrower: count the columns "
+            "of W_Q over all the heads together"
+        )
+    else:
+        slip = tr("write the shape of W_Q for h heads of width d/h, and count its entries")
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -251,5 +296,17 @@ def check_prediction_wrong_d(answer: str, d: int = 8, heads: int = 4) -> str:
         d=d,
         d_k=d_k,
     )
-    step = tr("dividing by a larger number shrinks every score: what does the softmax do then?")
-    raise wrong(answer, said, why, step)
+    slip = {
+        "sharper": tr(
+            "that is what dividing by a smaller number would do; √d is larger than √d_k: "
+            "what happens to the gaps between the scores?"
+        ),
+        "unchanged": tr(
+            "the softmax ignores a number added to every score, not a factor: dividing by "
+            "√d instead of √d_k changes every gap between the scores"
+        ),
+    }.get(
+        choice,
+        tr("dividing by a larger number shrinks every score: what does the softmax do then?"),
+    )
+    raise wrong(answer, said, why, slip)

@@ -20,7 +20,7 @@ check_window_mask               ``func(n, w)``: a sliding window, i - w <= j <= 
 ==============================  ============================================================
 
 The notebook's predictions are :mod:`.next_predictions`. A first wrong try is told
-the step to redo; the answer comes with the second (or with ``reveal=True``), as
+the slip (or the step to redo); the answer comes with the second (or with ``reveal=True``), as
 :mod:`.runner` arranges.
 """
 
@@ -72,9 +72,9 @@ def check_causal_mask(func: Callable) -> str:
     --------
     >>> check_causal_mask(lambda n: np.triu(np.ones((n, n), dtype=bool)))
     ✗ check_causal_mask: for n = 4 your mask is True above the diagonal: query 0 would see every later key
-      Hint: row i is query i and may see keys j <= i: the lower triangle, np.tril
+      Hint: row i is query i and may see keys j <= i: on and below the diagonal, not above
     """  # noqa: E501
-    hint = tr("True where query i may attend to key j, that is where j <= i: np.tril(...)")
+    hint = tr("True where query i may attend to key j, that is where j <= i: print your mask")
     for n in SIZES:
         got = call(func, n, hint=hint)
         got = expect_value(got, f"n = {n}", tr("end with `return mask`"))
@@ -100,8 +100,8 @@ def check_causal_mask(func: Callable) -> str:
                         dtype=arr.dtype,
                     ),
                     tr(
-                        "attnlib wants booleans (True = may attend): add .astype(bool), or "
-                        "build it with dtype=bool"
+                        "attnlib wants booleans (True = may attend): your mask holds numbers; "
+                        "what dtype must it have?"
                     ),
                 )
             raise Failure(
@@ -117,7 +117,7 @@ def check_causal_mask(func: Callable) -> str:
                 ),
                 tr(
                     "attnlib, like scaled_dot_product_attention, uses True = may attend: "
-                    "return ~your_mask"
+                    "your True and False are the other way round"
                 ),
             )
         if n > 1 and np.array_equal(arr, right.T):
@@ -127,7 +127,9 @@ def check_causal_mask(func: Callable) -> str:
                     "later key",
                     n=n,
                 ),
-                tr("row i is query i and may see keys j <= i: the lower triangle, np.tril"),
+                tr(
+                    "row i is query i and may see keys j <= i: on and below the diagonal, not above"
+                ),
             )
         if np.array_equal(arr, right & ~np.eye(n, dtype=bool)):
             raise Failure(
@@ -136,7 +138,7 @@ def check_causal_mask(func: Callable) -> str:
                     n=n,
                 )
                 + (tr(", and row 0 has no key at all") if n else ""),
-                tr("each token may attend to itself: j <= i, not j < i (np.tril with k=0)"),
+                tr("each token may attend to itself: j <= i, not j < i"),
             )
         wrong = arr != right
         if wrong.any():
@@ -212,12 +214,17 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5, causal: b
             length=length,
             last=n - 1,
         )
+        slip = tr(
+            "the causal triangle is right, but the padded keys get weight 0 too, from every query"
+        )
     elif causal and np.array_equal(guess, ~padding_mask(length, n)):
-        why = tr(
+        why = slip = tr(
             "the padded keys are right, but the causal mask also hides every later key (j > i)"
         )
     elif np.array_equal(guess, right.T):
-        why = tr("row i is the query, column j the key: transposed, your zeros are the right ones")
+        why = slip = tr(
+            "row i is the query, column j the key: transposed, your zeros are the right ones"
+        )
     elif np.array_equal(guess, right | padded_rows):
         why = tr(
             "a padded query (row i >= {length}) is not blocked: padding_mask blocks keys "
@@ -225,15 +232,20 @@ def check_prediction_zero_weights(answer, length: int = 3, n: int = 5, causal: b
             "simply thrown away",
             length=length,
         )
+        slip = tr(
+            "a padded query is not blocked: padding_mask blocks keys (columns) only, so a "
+            "padded token's row still has weights; its output is simply thrown away"
+        )
     elif causal:
         why = tr("a weight is 0 exactly where the mask is False: j > i (causal) or j is padding")
+        slip = tr("print the mask: a weight is 0 exactly where its entry is False")
     else:
         why = tr(
             "a weight is 0 exactly where the mask is False: the padded keys j >= {length}",
             length=length,
         )
-    step = tr("print the mask: a weight is 0 exactly where its entry is False")
-    raise wrong(answer, said, why, step)
+        slip = tr("print the mask: a weight is 0 exactly where its entry is False")
+    raise wrong(answer, said, why, slip)
 
 
 def _as_cells(answer, n: int) -> np.ndarray:
@@ -297,16 +309,15 @@ def check_split_heads(func: Callable) -> str:
     --------
     >>> check_split_heads(lambda M, heads: M.reshape(heads, M.shape[0], -1))
     ✗ check_split_heads: parts[0] mixes rows of M: reshape reads M row by row, ...
-      Hint: ...
+      Hint: head h takes the block of columns h·w … (h+1)·w − 1 of every row: ...
     """
     M, heads, d_k = _heads_case()
     n = M.shape[0]
     blocks = [M[:, head * d_k : (head + 1) * d_k] for head in range(heads)]  # heads x (n, d_k)
     right = np.stack(blocks)  # (heads, n, d_k)
     hint = tr(
-        "head ℓ takes the block of columns ℓ·d_k ... (ℓ+1)·d_k - 1: "
-        "np.stack([M[:, head*d_k:(head+1)*d_k] for head in range(heads)]), or "
-        "M.reshape(n, heads, d_k).transpose(1, 0, 2)"
+        "head ℓ takes the block of columns ℓ·d_k … (ℓ+1)·d_k − 1 of every row: print "
+        "parts[0] and compare it with those columns of M"
     )
     what = tr("M of shape {shape} and heads = {heads}", shape=M.shape, heads=heads)
     got = expect_array(call(func, M.copy(), heads, hint=hint), what, hint)
@@ -337,7 +348,7 @@ def check_split_heads(func: Callable) -> str:
                 got=got.shape,
                 want=right.shape,
             ),
-            tr("move the heads axis first: .transpose(1, 0, 2)"),
+            tr("the heads axis must come first: which two axes trade places?"),
         )
     compare(got, right, what, hint)
     return tr(
@@ -372,8 +383,8 @@ def check_merge_heads(func: Callable) -> str:
     ✓ check_merge_heads: ...
     """
     hint = tr(
-        "put the blocks side by side, head 0 first: np.concatenate(list(parts), axis=1), "
-        "or parts.transpose(1, 0, 2).reshape(n, -1)"
+        "put the blocks side by side, head 0 first: row i of the result holds token i's "
+        "row of every head; print your row 0 and compare it with parts[:, 0]"
     )
     ex = toy_multi_head(n=5, d=8, d_k=2, d_v=3, heads=3, seed=4)
     mh = multi_head_attention(*ex[1:6], heads=ex.heads)
@@ -400,7 +411,10 @@ def check_merge_heads(func: Callable) -> str:
                     what=what,
                     got=got.shape,
                 ),
-                tr("each token keeps one row: join the heads along the columns, axis=1"),
+                tr(
+                    "each token keeps one row: the heads go side by side along the "
+                    "columns, not below each other"
+                ),
             )
         if close(got, parts.reshape(n, heads_ * w_)):
             raise Failure(
@@ -448,7 +462,7 @@ def check_window_mask(func: Callable) -> str:
         if arr.dtype != bool:
             raise Failure(
                 tr("your mask is {dtype}, not boolean", dtype=arr.dtype),
-                tr("masks are True/False: end with .astype(bool)"),
+                tr("masks are True/False: your mask holds numbers"),
             )
         if np.array_equal(arr, right):
             continue

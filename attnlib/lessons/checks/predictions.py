@@ -1,4 +1,4 @@
-"""Checks of predictions: shapes and counts of 01 to 03.
+"""Checks of predictions: shapes and counts of 01 and 02.
 
 Every ``check_prediction_*(answer, ...)`` takes the learner's prediction
 first; the keywords after it set the question (sizes, an Attention, a row),
@@ -6,8 +6,9 @@ and their defaults are the question the notebook asks. The right answer is
 computed with attnlib, never typed in. A wrong prediction fails with the
 right answer in the message and the reason in the hint; typical slips (a
 transposed shape, d_k instead of √d_k, a column read instead of a row) get a
-reason of their own. A first wrong try is told only which step to redo; the
-answer comes with the second wrong try, or at once with ``reveal=True``.
+reason of their own. A first wrong try is told the slip in words that give no number of the
+answer (or, where no slip is recognised, the step to redo); the answer comes
+with the second wrong try, or at once with ``reveal=True``.
 ``...`` (the notebooks' placeholder) or None says that no prediction is
 written yet.
 
@@ -21,7 +22,6 @@ check_prediction_cross_shape              01        scores of 3 queries against 
 check_prediction_cost_ratio               01        n doubles: how many times more scores?
 check_prediction_X_shape                  02        X for 6 tokens with d = 8
 check_prediction_embedding_row            02        the table row token 4 ("the") picks
-check_prediction_qkv_shapes               03        Q, K, V for n = 5, d = 6, d_k = 3, d_v = 2
 ========================================  ========  =======================================
 
 Examples
@@ -30,14 +30,16 @@ Examples
 ✓ check_prediction_cross_shape: right: (3, 5), one row per query and one column per key
 >>> check_prediction_cross_shape((5, 3))
 ✗ check_prediction_cross_shape: your prediction (5, 3) is not right yet
-  Hint: which sequence gives the rows of the scores, and which the columns?
+  Hint: rows and columns are the wrong way round: row i holds query i's scores against every key
   Try again; a second wrong try, or reveal=True, shows the worked answer.
 >>> check_prediction_cross_shape((5, 3))
 ✗ check_prediction_cross_shape: you predicted (5, 3), but the scores of 3 queries against 5 keys have shape (3, 5)
   Hint: that is the transpose: row i holds query i's scores against every key, so there are n_q = 3 rows
 
-The predictions of 04 and 05, worked out by hand, are checked in :mod:`.worked`;
-every module reads the learner's answer with the helpers of :mod:`.reading`.
+03's predictions (the shapes of Q, K, V and of a fused product) are checked in
+:mod:`.projections`, those of 04 and 05, worked out by hand, in :mod:`.worked`
+and :mod:`.weights`; every module reads the learner's answer with the helpers of
+:mod:`.reading`.
 """  # noqa: E501
 
 from __future__ import annotations
@@ -47,8 +49,8 @@ import numpy as np
 from ...i18n import tr
 from ...maths.core import attention, self_attention
 from ...maths.data import embedding_table, toy_example, vocabulary
-from .reading import as_index, as_number, as_shape, written, wrong
-from .runner import Failure, check
+from .reading import as_index, as_number, as_shape, wrong
+from .runner import check
 
 
 def shape_reason(shape, right, known: dict, otherwise: str) -> str:
@@ -96,21 +98,36 @@ def check_prediction_cross_shape(answer: tuple[int, ...], n_q: int = 3, n_kv: in
         n_kv=n_kv,
         want=right,
     )
-    square = tr(
-        "a square matrix pairs a sequence with itself; here queries come from one "
-        "sequence and keys from the other: n_q rows, n_kv columns"
+    # (why, with the answer; the slip, without it), for each shape a usual slip gives
+    square = (
+        tr(
+            "a square matrix pairs a sequence with itself; here queries come from one "
+            "sequence and keys from the other: n_q rows, n_kv columns"
+        ),
+        tr(
+            "a square matrix pairs a sequence with itself; here queries come from one "
+            "sequence and keys from the other"
+        ),
     )
-    qk = tr("that is the shape of Q or K; the scores Q Kᵀ pair every query with every key")
+    qk = (tr("that is the shape of Q or K; the scores Q Kᵀ pair every query with every key"),) * 2
     # later entries win where two coincide: the transpose is the likeliest slip
     known = {(n_q, d_k): qk, (n_kv, d_k): qk, (n_q, n_q): square, (n_kv, n_kv): square}
-    known[right[::-1]] = tr(
-        "that is the transpose: row i holds query i's scores against every key, "
-        "so there are n_q = {n_q} rows",
-        n_q=n_q,
+    known[right[::-1]] = (
+        tr(
+            "that is the transpose: row i holds query i's scores against every key, "
+            "so there are n_q = {n_q} rows",
+            n_q=n_q,
+        ),
+        tr(
+            "rows and columns are the wrong way round: row i holds query i's scores "
+            "against every key"
+        ),
     )
-    why = known.get(shape, tr("one score per (query, key) pair: n_q rows and n_kv columns"))
     step = tr("which sequence gives the rows of the scores, and which the columns?")
-    raise wrong(answer, said, why, step)
+    why, slip = known.get(
+        shape, (tr("one score per (query, key) pair: n_q rows and n_kv columns"), step)
+    )
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -165,12 +182,17 @@ def check_prediction_cost_ratio(answer: float, factor: int = 2) -> str:
             "token with every token, so rows and columns both grow {factor} times",
             factor=factor,
         )
+        slip = tr(
+            "that is how Q, K and V grow, one row per token; the scores pair every token "
+            "with every token: what happens to their rows, and to their columns?"
+        )
     else:
         why = tr(
             "the score matrix is n × n: {factor} times more rows and {factor} times more columns",
             factor=factor,
         )
-    raise wrong(answer, said, why, tr("count the scores: how many rows and how many columns?"))
+        slip = tr("count the scores: how many rows and how many columns?")
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -237,12 +259,17 @@ def check_prediction_moved_token(answer: int, perm=(5, 3, 0, 4, 1, 2), i: int = 
             i=i,
             p=int(perm[i]),
         )
+        slip = tr(
+            "you read perm the other way round: perm[{i}] says which old token goes to "
+            "row {i}, not where token {i} goes",
+            i=i,
+        )
     elif r == i:
-        why = tr("the token moved: row r of X[perm] is old token perm[r]")
+        why = slip = tr("the token moved: row r of X[perm] is old token perm[r]")
     else:
         why = tr("row r of X[perm] is old token perm[r]: find the r with perm[r] = {i}", i=i)
-    step = tr("row r of X[perm] is old token perm[r]: which r holds token {i}?", i=i)
-    raise wrong(answer, said, why, step)
+        slip = tr("row r of X[perm] is old token perm[r]: which r holds token {i}?", i=i)
+    raise wrong(answer, said, why, slip)
 
 
 # --- 02 input embedding ---
@@ -296,7 +323,20 @@ def check_prediction_X_shape(answer: tuple[int, ...], n: int = 6, d: int = 8) ->
         known,
         tr("one row per token, and each row is that token's embedding of length d"),
     )
-    raise wrong(answer, said, why, tr("what does one row of X hold, and how many rows are there?"))
+    slips = {
+        (V, d): tr(
+            "that is the embedding table, one row for each vocabulary word; "
+            "X holds only the rows of the sentence's tokens"
+        ),
+        (n, V): known[(n, V)],
+    }
+    slip = shape_reason(
+        shape,
+        right,
+        slips,
+        tr("what does one row of X hold, and how many rows are there?"),
+    )
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -355,6 +395,12 @@ def check_prediction_embedding_row(answer: int, i: int = 4) -> str:
             word=word,
             right=right,
         )
+        slip = tr(
+            "token {first} is {word!r} too, so both tokens share one row, but that row is "
+            "numbered by the vocabulary (sorted words), not by a position in the sentence",
+            first=first,
+            word=word,
+        )
     elif v == i:
         why = tr(
             "{v} is the position in the sentence; the table is indexed by the vocabulary "
@@ -363,6 +409,28 @@ def check_prediction_embedding_row(answer: int, i: int = 4) -> str:
             word=word,
             right=right,
         )
+        slip = tr(
+            "{v} is the position in the sentence; the table is indexed by the vocabulary "
+            "(sorted words): where does {word!r} stand in VOCABULARY?",
+            v=v,
+            word=word,
+        )
+    elif v == right + 1:
+        why = tr(
+            "row {v} is {other!r}, the word after {word!r}: rows count from 0, "
+            "and VOCABULARY.index({word!r}) = {right}",
+            v=v,
+            other=vocabulary()[v],
+            word=word,
+            right=right,
+        )
+        slip = tr(
+            "row {v} is {other!r}, not {word!r}: did you count the rows from 1? "
+            "Python counts them from 0",
+            v=v,
+            other=vocabulary()[v],
+            word=word,
+        )
     else:
         why = tr(
             "row {v} is {other!r}; the row of {word!r} is VOCABULARY.index({word!r})",
@@ -370,88 +438,11 @@ def check_prediction_embedding_row(answer: int, i: int = 4) -> str:
             other=vocabulary()[v],
             word=word,
         )
-    step = tr(
-        "the table's rows are numbered by the vocabulary, not by the position in the sentence"
-    )
-    raise wrong(answer, said, why, step)
-
-
-# --- 03 Q, K, V ---
-
-
-@check
-def check_prediction_qkv_shapes(
-    answer: tuple | dict, n: int = 5, d: int = 6, d_k: int = 3, d_v: int = 2
-) -> str:
-    """Check predicted shapes of Q, K and V for the given sizes (03).
-
-    Parameters
-    ----------
-    answer : tuple of three shapes, or dict with keys "Q", "K", "V"
-        The predicted shapes, e.g. ``((5, 3), (5, 3), (5, 2))``.
-    n, d, d_k, d_v : int, default 5, 6, 3 and 2
-        Tokens, embedding length, columns of W_Q and W_K, columns of W_V.
-
-    Returns
-    -------
-    CheckResult
-        Passed (exact match), or the first wrong shape and why.
-
-    Examples
-    --------
-    >>> bool(check_prediction_qkv_shapes(((5, 3), (5, 3), (5, 2))))
-    True
-    """
-    written(answer)
-    if isinstance(answer, str):  # "((5, 3), (5, 3), (5, 2))": the shapes typed in quotes
-        raise Failure(
-            tr("your prediction {answer!r} is text (a str), not three shapes", answer=answer),
-            tr("write the shapes without quotes: ((1, 2), (1, 2), (1, 2))"),
+        slip = tr(
+            "row {v} of the table is {other!r}, not {word!r}: the rows follow VOCABULARY, "
+            "whose words are sorted",
+            v=v,
+            other=vocabulary()[v],
+            word=word,
         )
-    if isinstance(answer, dict):
-        answer = tuple(answer.get(key) for key in "QKV")
-    if not isinstance(answer, (tuple, list)) or len(answer) != 3:
-        raise Failure(
-            tr("your prediction {answer!r} is not three shapes", answer=answer),
-            tr("write (shape of Q, shape of K, shape of V), e.g. ((1, 2), (1, 2), (1, 2))"),
-        )
-    att = self_attention(*toy_example(n=n, d=d, d_k=d_k, d_v=d_v)[1:])
-    sizes = f"n = {n}, d = {d}, d_k = {d_k}, d_v = {d_v}"
-    for label, predicted, W in zip("QKV", answer, ("W_Q", "W_K", "W_V"), strict=True):
-        shape = as_shape(predicted)
-        right = getattr(att, label).shape
-        if shape == right:
-            continue
-        said = tr(
-            "for {sizes} you predicted {label} has shape {got}, but it is {want}",
-            sizes=sizes,
-            label=label,
-            got=shape,
-            want=right,
-        )
-        known = {
-            (d, right[1]): tr(
-                "that is {W}'s shape; {label} = X @ {W}: (n, d) @ (d, {m})",
-                W=W,
-                label=label,
-                m=right[1],
-            ),
-            (n, d): tr(
-                "that is X's shape; {W} turns each row of length d into one of length {m}",
-                W=W,
-                m=right[1],
-            ),
-        }
-        if label == "V" and right[1] != d_k:
-            known[(n, d_k)] = tr(
-                "V takes its columns from W_V, which has d_v columns; only Q and K need d_k"
-            )
-        otherwise = f"{label} = X @ {W}: (n, d) @ (d, {right[1]}) -> (n, {right[1]})"
-        why = shape_reason(shape, right, known, otherwise)
-        step = tr("each is X times a weight matrix: the rows come from X, the columns from W")
-        raise wrong(answer, said, why, step)
-    return tr(
-        "right: Q and K are {qk}, V is {v}: one row per token, columns from W_Q, W_K and W_V",
-        qk=att.Q.shape,
-        v=att.V.shape,
-    )
+    raise wrong(answer, said, why, slip)

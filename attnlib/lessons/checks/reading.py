@@ -14,8 +14,9 @@ answer of the wrong kind. Two slips get words of their own:
   punctuation around it (``"更集中。"``, ``"“一样多”"``) do not matter. The
   choices are listed back in the learner's language.
 
-A first wrong try is told only which step to redo (:func:`wrong`); see
-:mod:`.runner`.
+A wrong prediction is reported by :func:`wrong`: a first wrong try is told what
+went wrong, the slip the check recognised, in words that give away no number of
+the answer; the answer and its working come with the second; see :mod:`.runner`.
 
 Examples
 --------
@@ -214,8 +215,22 @@ def as_choice(answer, names: dict[str, str]) -> str:
     )
 
 
-def wrong(answer, said: str, why: str, step: str) -> Failure:
-    """A wrong prediction: first only the step to redo, then the answer and the reason."""
+def wrong(answer, said: str, why: str, slip: str) -> Failure:
+    """A wrong prediction: first the slip, without the answer; then the answer and the reason.
+
+    Parameters
+    ----------
+    answer : object
+        The prediction as the learner wrote it, echoed on the first wrong try.
+    said, why : str
+        The message and hint of a second wrong try (or of ``reveal=True``): the right
+        answer, and why, with the working.
+    slip : str
+        The hint of a first wrong try: the slip the check recognised in `answer`
+        (``"that is q_0 · k_1 before the scaling"``), worded without the right answer's
+        number and without a number it follows from at once; where no slip is
+        recognised, the step to redo.
+    """
     return Failure(
-        said, why, first=(tr("your prediction {answer!r} is not right yet", answer=answer), step)
+        said, why, first=(tr("your prediction {answer!r} is not right yet", answer=answer), slip)
     )

@@ -26,9 +26,10 @@ Examples
   Hint: multiply by 2
 
 A step may also say what to show on a first wrong try (``Failure(..., first=...)``):
-a hint that points to the step, without the answer. The answer comes with the
-next wrong try of the same check, or at once with ``reveal=True``. Each check
-counts its own wrong tries; ``check_x.reset()`` starts it afresh.
+the slip the step recognised (``you divided by d_k, not √d_k``), or the step to
+redo, worded without the answer. The answer comes with the next wrong try of the
+same check, or at once with ``reveal=True``. Each check counts its own wrong
+tries; ``check_x.reset()`` starts it afresh.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ class Failure(Exception):
     """A failed step of a check: what went wrong, and a hint for the learner.
 
     `first`, when given, is the (message, hint) to show instead on the learner's
-    first wrong try: it names the step to redo, not the answer. A Failure with
+    first wrong try: it names the slip (or the step to redo), not the answer. A Failure with
     `first` counts as a wrong try; one without (an answer not written yet, of
     the wrong kind) does not.
     """

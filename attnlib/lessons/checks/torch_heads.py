@@ -42,7 +42,7 @@ def check_to_heads(func: Callable) -> str:
     what = tr("a tensor of shape (B, n, heads·d_k) = (2, 3, 20) and heads = 4")
     hint = tr(
         "first cut each row's heads·d_k columns into heads blocks of d_k, then bring the heads "
-        "axis in front of the tokens: the tensor's methods view (or reshape) and transpose"
+        "axis in front of the tokens: print the shape after each step"
     )
     got = expect_array(call(func, M.clone(), heads, hint=hint), what)
     blocks = M.numpy().reshape(B, n, heads, d_k)  # (B, n, h·d_k) -> (B, n, h, d_k)

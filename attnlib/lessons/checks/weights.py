@@ -3,7 +3,7 @@
 Notebook 05 (weighted sum) follows row 1 of the three-token example through
 the softmax, by the route it teaches (subtract the row's largest score, take
 the exponentials, divide by their sum), and then mixes the values. A first
-wrong try is told only the step to redo; see :mod:`.predictions`.
+wrong try is told the slip without the answer's numbers; see :mod:`.predictions`.
 
 ========================================  ========  =======================================
 check                                     notebook  the question (defaults)
@@ -12,6 +12,7 @@ check_prediction_doubled_scores           05        every score doubled: the wei
 check_prediction_exps                     05        row 1's exps after subtracting its maximum
 check_prediction_alpha                    05        α_12 by hand
 check_prediction_output                   05        z_1 = Σ_j α_1j v_j by hand
+check_prediction_temperature              05        softmax(scores / T), T = 2: flatter or sharper?
 ========================================  ========  =======================================
 
 Examples
@@ -21,6 +22,8 @@ True
 """
 
 from __future__ import annotations
+
+from numbers import Real
 
 import numpy as np
 
@@ -130,24 +133,37 @@ def check_prediction_doubled_scores(answer: str, att: Attention | None = None, i
         right=names[right],
         shown=shown,
     )
-    why = {
-        "unchanged": tr(
-            "adding the same number to every score changes nothing; multiplying "
-            "by 2 doubles every gap s_j - s_k, and the weights follow exp of the gaps"
+    # (why, with the answer; the slip, without it) for each wrong choice
+    why, slip = {
+        "unchanged": (
+            tr(
+                "adding the same number to every score changes nothing; multiplying "
+                "by 2 doubles every gap s_j - s_k, and the weights follow exp of the gaps"
+            ),
+            tr(
+                "adding the same number to every score changes nothing, but doubling "
+                "multiplies: what does it do to the gaps s_j - s_k, the only thing the "
+                "softmax sees?"
+            ),
         ),
-        "doubled": tr("each row of weights still sums to 1, so the weights cannot all double"),
-        "flatter": tr(
-            "dividing the scores (as √d_k does) flattens; doubling widens every gap "
-            "s_j - s_k, so the largest score takes more of the weight"
+        "doubled": (tr("each row of weights still sums to 1, so the weights cannot all double"),)
+        * 2,
+        "flatter": (
+            tr(
+                "dividing the scores (as √d_k does) flattens; doubling widens every gap "
+                "s_j - s_k, so the largest score takes more of the weight"
+            ),
+            tr(
+                "a flatter row is what dividing the scores does (as √d_k does); doubling "
+                "multiplies them: what does that do to the gaps s_j - s_k?"
+            ),
         ),
-        "sharper": tr(
-            "this row is uniform: all its scores are equal, so doubling keeps them equal"
+        "sharper": (
+            tr("this row is uniform: all its scores are equal, so doubling keeps them equal"),
+            tr("look at this row's scores first: are any two of them different?"),
         ),
     }[choice]
-    step = tr(
-        "what does doubling do to the gaps between the scores, and the softmax sees only gaps"
-    )
-    raise wrong(answer, said, why, step)
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -223,24 +239,35 @@ def check_prediction_alpha(
             j=j,
             working=working,
         )
+        slip = tr(
+            "you normalised down column {j}; α sums to 1 along each row: divide by the sum "
+            "of row {i}'s exps",
+            j=j,
+            i=i,
+        )
     elif abs(guess - 1 / n_kv) <= SCORE_TOLERANCE:
         why = tr(
             "1/{n_kv} holds only when all the scores of the row are equal: {working}",
             n_kv=n_kv,
             working=working,
         )
+        slip = tr(
+            "1/{n_kv} holds only when all the scores of the row are equal; these differ",
+            n_kv=n_kv,
+        )
     elif abs(guess - e[j]) <= SCORE_TOLERANCE or (
         row[j] < 30 and abs(guess - np.exp(row[j])) <= SCORE_TOLERANCE  # exp without the shift
     ):
         why = tr("exp(score) must be divided by the row's sum of exps: {working}", working=working)
+        slip = tr("that is an exponential alone: it must still be divided by the row's sum of exps")
     else:
         why = working
-    step = tr(
-        "subtract the row's largest score, take the exponential of each, "
-        "then divide the one of key {j} by their sum",
-        j=j,
-    )
-    raise wrong(answer, said, why, step)
+        slip = tr(
+            "subtract the row's largest score, take the exponential of each, "
+            "then divide the one of key {j} by their sum",
+            j=j,
+        )
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -283,10 +310,23 @@ def check_prediction_exps(answer, att: Attention | None = None, i: int = 1) -> s
     )
     with np.errstate(over="ignore"):  # huge scores: exp overflows, and cannot match anyway
         unshifted = np.exp(row)
+    with np.errstate(over="ignore"):
+        turned = np.exp(-shifted)  # max - score: the shift the wrong way round
     if np.all(np.abs(guess - unshifted) <= SCORE_TOLERANCE):
-        why = tr("those are exp of the scores themselves; subtract the row's maximum first")
+        why = slip = tr("those are exp of the scores themselves; subtract the row's maximum first")
     elif np.all(np.abs(guess - shifted) <= SCORE_TOLERANCE):
-        why = tr("those are the shifted scores; the exponential of each is still to take")
+        why = slip = tr("those are the shifted scores; the exponential of each is still to take")
+    elif np.all(np.abs(guess - turned) <= SCORE_TOLERANCE):
+        why = tr(
+            "you took the maximum minus each score; it is each score minus the maximum, "
+            "{shifted}, so that no exp exceeds 1: {exps}",
+            shifted=numbers(shifted),
+            exps=numbers(right),
+        )
+        slip = tr(
+            "you took the maximum minus each score; it is each score minus the maximum, "
+            "so that no exponential exceeds 1"
+        )
     else:
         why = tr(
             "the scores {row} minus their maximum {top:.4g} are {shifted}; exp of each is {exps}",
@@ -295,8 +335,8 @@ def check_prediction_exps(answer, att: Attention | None = None, i: int = 1) -> s
             shifted=numbers(shifted),
             exps=numbers(right),
         )
-    step = tr("subtract the row's largest score from each score, then take exp of each")
-    raise wrong(answer, said, why, step)
+        slip = tr("subtract the row's largest score from each score, then take exp of each")
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -342,15 +382,121 @@ def check_prediction_output(answer, att: Attention | None = None, i: int = 1) ->
     n_kv = len(alpha)
     if i < n_kv and np.all(np.abs(guess - att.weights[:, i] @ att.V[: len(att.weights)]) <= 1e-2):
         why = tr("you mixed with column {i} of α; z_{i} uses row {i}: {terms}", i=i, terms=terms)
+        slip = tr("you mixed with column {i} of α; z_{i} uses the weights of row {i}", i=i)
     elif np.all(np.abs(guess - att.V.mean(axis=0)) <= SCORE_TOLERANCE):
         why = tr(
             "that is the plain average of the values; weigh each v_j by α_{i}j: {terms}",
             i=i,
             terms=terms,
         )
+        slip = tr(
+            "that is the plain average of the values; weigh each v_j by its weight α_{i}j", i=i
+        )
     else:
         why = terms
-    step = tr(
-        "for each coordinate c, add α_{i}j · v_j[c] over the keys j: the weights of row {i}", i=i
+        slip = tr(
+            "for each coordinate c, add α_{i}j · v_j[c] over the keys j: the weights of row {i}",
+            i=i,
+        )
+    raise wrong(answer, said, why, slip)
+
+
+def _temperature_names() -> dict[str, str]:
+    # check_prediction_temperature's choices (English) -> their names in the learner's language
+    return {"flatter": tr("flatter"), "sharper": tr("sharper"), "unchanged": tr("unchanged")}
+
+
+@check
+def check_prediction_temperature(
+    answer: str, tau: float = 2.0, att: Attention | None = None
+) -> str:
+    """Check: does dividing every score by a temperature τ (`tau`) flatten or sharpen the rows (05)?
+
+    Compares the largest weight of each row of ``softmax(scores / τ)`` with that of
+    ``softmax(scores)``: "flatter" when no row's largest weight grows and one falls,
+    "sharper" the other way round, "unchanged" otherwise (τ = 1, or uniform rows).
+
+    Parameters
+    ----------
+    answer : str
+        One of "flatter", "sharper", "unchanged", or its name in another language
+        attnlib speaks ("更平缓", "更集中", "不变").
+    tau : float, default 2.0
+        The temperature τ, > 0.
+    att : Attention, optional
+        The rows to show the numbers on; by default the 3-token example.
+
+    Returns
+    -------
+    CheckResult
+        Passed, or the right choice and why, with each row's largest weight before
+        and after.
+
+    Examples
+    --------
+    >>> bool(check_prediction_temperature("flatter"))
+    True
+    >>> bool(check_prediction_temperature("flatter", tau=0.5))
+    False
+    """
+    att = small_example() if att is None else att
+    if isinstance(tau, bool) or not isinstance(tau, Real) or not tau > 0:
+        raise ValueError(
+            tr("{name} must be a positive number, got {value!r}", name="tau", value=tau)
+        )
+    names = _temperature_names()
+    choice = as_choice(answer, names)
+    before = softmax(att.scores).max(axis=-1)  # (n_q,): each row's largest weight
+    after = softmax(att.scores / tau).max(axis=-1)  # (n_q,)
+    if np.all(after <= before + 1e-12) and np.any(after < before - 1e-12):
+        right = "flatter"
+    elif np.all(after >= before - 1e-12) and np.any(after > before + 1e-12):
+        right = "sharper"
+    else:
+        right = "unchanged"
+    shown = tr(
+        "the largest weight per row goes from {good} to {bad}",
+        good=", ".join(f"{v:.2f}" for v in before),
+        bad=", ".join(f"{v:.2f}" for v in after),
     )
-    raise wrong(answer, said, why, step)
+    scaling = tr("the scaling of 2.2.3 is this division, with τ = √d_k")
+    if choice == right:
+        return tr(
+            "right: {right}. {shown}; {scaling}", right=names[right], shown=shown, scaling=scaling
+        )
+    said = tr(
+        "you predicted {choice!r}, but the rows get {right}: {shown}",
+        choice=answer,  # as the learner wrote it
+        right=names[right],
+        shown=shown,
+    )
+    why = tr(
+        "dividing by τ = {tau:g} multiplies every gap s_j - s_k between two scores by 1/{tau:g}, "
+        "and the weights follow exp of the gaps; {scaling}",
+        tau=tau,
+        scaling=scaling,
+    )
+    if choice == "sharper" and right == "flatter":
+        slip = tr(
+            "that is what a τ below 1 does; dividing by τ = {tau:g} shrinks every score: "
+            "what happens to the gaps between them?",
+            tau=tau,
+        )
+    elif choice == "flatter" and right == "sharper":
+        slip = tr(
+            "that is what a τ above 1 does; dividing by τ = {tau:g} enlarges every score: "
+            "what happens to the gaps between them?",
+            tau=tau,
+        )
+    elif choice == "unchanged":
+        slip = tr(
+            "the softmax ignores a number added to every score, not a factor: dividing "
+            "every score by τ changes every gap between them"
+        )
+    else:
+        slip = tr(
+            "divide every score by τ = {tau:g}: what happens to the gaps between them, the "
+            "only thing the softmax sees?",
+            tau=tau,
+        )
+    raise wrong(answer, said, why, slip)

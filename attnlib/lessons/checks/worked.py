@@ -2,7 +2,7 @@
 
 Notebook 04 (attention scores) asks for these before the cell that computes
 them; the answer is read as in :mod:`.predictions`, and a first wrong try is
-told only the step to redo. Notebook 05's are in :mod:`.weights`.
+told the slip without the answer's numbers. Notebook 05's are in :mod:`.weights`.
 
 ========================================  ========  =======================================
 check                                     notebook  the question (defaults)
@@ -122,16 +122,29 @@ def check_prediction_score(
             dot=dot,
             root=root,
         )
+        slip = tr(
+            "that is q_{i} · k_{j} before the scaling: the score still divides it by √d_k",
+            i=i,
+            j=j,
+        )
     elif att.scaled and abs(guess - dot / d_k) <= SCORE_TOLERANCE:
         why = tr(
             "you divided by d_k = {d_k}; the scaling divides by its square root, {root:.4g}",
             d_k=d_k,
             root=root,
         )
+        slip = tr("you divided by d_k, not by √d_k: the scaling divides by the square root")
     elif i < n_kv and j < n_q and abs(guess - float(att.scores[j, i])) <= SCORE_TOLERANCE:
-        why = tr(
+        why = slip = tr(
             "that is score_{j}{i}, query {j} against key {i}; score_{i}{j} takes q from "
             "row {i} of Q and k from row {j} of K",
+            i=i,
+            j=j,
+        )
+    elif abs(guess + right) <= SCORE_TOLERANCE and abs(right) > SCORE_TOLERANCE:
+        why = tr("the sign is turned round: q_{i} · k_{j} = {working}", i=i, j=j, working=working)
+        slip = tr(
+            "the sign is turned round: check the sign of each product q_{i}[c] k_{j}[c]",
             i=i,
             j=j,
         )
@@ -142,12 +155,12 @@ def check_prediction_score(
             j=j,
             working=working,
         )
-    step = tr(
-        "redo it in three steps: the products q_{i}[c] k_{j}[c], their sum, then the scaling",
-        i=i,
-        j=j,
-    )
-    raise wrong(answer, said, why, step)
+        slip = tr(
+            "redo it in three steps: the products q_{i}[c] k_{j}[c], their sum, then the scaling",
+            i=i,
+            j=j,
+        )
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -195,10 +208,17 @@ def check_prediction_score_variance(answer: float, d_k: int = 64) -> str:
         right=right,
         measured=measured,
     )
+    step = tr(
+        "q · k is a sum of d_k independent products: how do the variances of such terms combine?"
+    )
     if np.isclose(guess, 1.0):
         why = tr(
             "1 is the variance after dividing by √d_k; unscaled, the d_k products of "
             "variance 1 add up their variances"
+        )
+        slip = tr(
+            "1 is the variance after dividing by √d_k; here q · k is not divided: "
+            "how do the variances of its d_k products combine?"
         )
     elif np.isclose(guess, np.sqrt(d_k)):
         why = tr(
@@ -206,16 +226,22 @@ def check_prediction_score_variance(answer: float, d_k: int = 64) -> str:
             d_k=d_k,
             root=np.sqrt(d_k),
         )
+        slip = tr("that is the standard deviation of q · k; the variance is its square")
+    elif np.isclose(guess, 0.0):
+        why = tr(
+            "0 is the mean of q · k; its variance, the spread around that mean, adds up the "
+            "variances of its d_k = {d_k} products",
+            d_k=d_k,
+        )
+        slip = tr("0 is the mean of q · k; the variance measures its spread around that mean")
     else:
         why = tr(
             "q · k adds d_k = {d_k} independent products q_c k_c, each of variance 1, "
             "and variances of independent terms add",
             d_k=d_k,
         )
-    step = tr(
-        "q · k is a sum of d_k independent products: how do the variances of such terms combine?"
-    )
-    raise wrong(answer, said, why, step)
+        slip = step
+    raise wrong(answer, said, why, slip)
 
 
 @check
@@ -296,7 +322,28 @@ def check_prediction_winner(
             i=i,
             why=why,
         )
+        slip = tr(
+            "a token does not always attend most to itself: q_{i} and k_{i} come from "
+            "different matrices (W_Q, W_K); compare the scores of row {i}",
+            i=i,
+        )
     elif i < n_kv and j == int(np.argmax(att.scores[:, i])):
         why = tr("you read column {i}, the queries' scores against key {i}; {why}", i=i, why=why)
-    step = tr("compare the scores of row {i} with each other: the softmax keeps their order", i=i)
-    raise wrong(answer, said, why, step)
+        slip = tr(
+            "you read column {i}, the queries' scores against key {i}; query {i}'s own "
+            "scores are row {i}",
+            i=i,
+        )
+    elif n_kv > 2 and j == int(np.argmin(row)):
+        why = tr("key {j} has the smallest score of row {i}; {why}", j=j, i=i, why=why)
+        slip = tr(
+            "key {j} has the smallest score of row {i}: the softmax gives the largest weight "
+            "to the largest score",
+            j=j,
+            i=i,
+        )
+    else:
+        slip = tr(
+            "compare the scores of row {i} with each other: the softmax keeps their order", i=i
+        )
+    raise wrong(answer, said, why, slip)

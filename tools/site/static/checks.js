@@ -1,7 +1,7 @@
 // The course website's predictions: each is answered in the page from the table the builder
 // made with attnlib's own check (tools/site/predictions.py): the same options, and the same
-// verdicts in the edition's words, a first wrong try told the step to redo, a second the
-// answer. A classic script, so that a page opened from the file system runs it too.
+// verdicts in the edition's words, a first wrong try told its slip (or the step to redo)
+// without the answer, a second the answer. A classic script, so that a page opened from the file system runs it too.
 (() => {
   "use strict";
   const escape = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;")
