@@ -51,6 +51,9 @@ mathjax2_config = {
     },
     "menuSettings": {"zoom": "None"},
     "showMathMenu": False,
+    # no "Loading…/Typesetting…" box: it sat at the page's foot outside every landmark
+    # while MathJax worked (axe-core: region), and a reader does not need it
+    "messageStyle": "none",
 }
 # MathJax 2 typesets every \( \) and \[ \] outside code (myst's update is for MathJax 3)
 myst_update_mathjax = False
