@@ -163,11 +163,14 @@ def test_every_explorer_moves_every_control(site, server, tab):
                         control.focus()
                         at_top = control.evaluate("(el) => +el.value >= +el.max")
                         tab.keyboard.press("ArrowLeft" if at_top else "ArrowRight")
+                    # polled every 50 ms, not every frame: encoding the canvas as a PNG
+                    # each frame slowed the very redraw it waits for
                     tab.wait_for_function(
                         "([el, before]) => el.querySelector('canvas.attnlib-canvas')"
                         ".toDataURL() !== before",
                         arg=[explorer.element_handle(), before],
                         timeout=5000,
+                        polling=50,
                     )
                     moved += 1
     assert tab.problems == []
