@@ -2,13 +2,12 @@
 
 With --dist loadfile, a file's tests go to one worker: nbval runs a notebook's cells
 in order in one kernel, and a test file's module fixtures start once. Here that holds
-for every file but four, whose tests each run one whole notebook: in JupyterLab, in
-Notebook 7, in the Chinese JupyterLab (tests/browser/test_lab.py, test_notebook7.py,
-test_zh.py's notebooks) and under papermill (tests/test_notebook_clients.py). They
-are the longest tests of the suite, and as one file each, one worker ran a whole file
-of them while the other ran out of work. Each of those tests is a unit of its own
-instead: they spread over the workers, and each worker starts its own JupyterLab and
-Notebook 7 (a few seconds each).
+for every file but three, whose tests each run one whole notebook: in JupyterLab, in
+Notebook 7 (tests/browser/test_lab.py, test_notebook7.py) and under papermill
+(tests/test_notebook_clients.py). They are the longest tests of the suite, and as one
+file each, one worker ran a whole file of them while the other ran out of work. Each
+of those tests is a unit of its own instead: they spread over the workers, and each
+worker starts its own JupyterLab and Notebook 7 (a few seconds each).
 
 pytest-xdist's own --dist loadgroup would do the same with markers, but it renames
 the tests to carry their group, which pytest 9 ignores; so this is a scheduler.

@@ -13,7 +13,6 @@ from __future__ import annotations
 # the tests that run one notebook each
 ONE_NOTEBOOK_EACH = (
     "::test_notebook_in_lab[",
-    "::test_chinese_notebook_in_lab[",
     "::test_notebook_in_notebook7[",
     "::test_notebook_runs_under_papermill[",
 )

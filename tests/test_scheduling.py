@@ -23,7 +23,6 @@ def test_each_run_of_a_whole_notebook_is_a_unit_of_its_own():
     ids = [
         "tests/browser/test_lab.py::test_notebook_in_lab[chromium-03_qkv.ipynb]",
         "tests/browser/test_lab.py::test_notebook_in_lab[chromium-04_attention_scores.ipynb]",
-        "tests/browser/test_zh.py::test_chinese_notebook_in_lab[chromium-06_learned_attention.ipynb]",
         "tests/browser/test_notebook7.py::test_notebook_in_notebook7[chromium-03_qkv.ipynb]",
         "tests/test_notebook_clients.py::test_notebook_runs_under_papermill[03_qkv.ipynb]",
     ]
