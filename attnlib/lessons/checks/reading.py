@@ -55,6 +55,22 @@ __all__ = [
 _AROUND = re.compile(r"^[\W_]+|[\W_]+$")
 
 
+def require_cell(i: int, j: int, shape: tuple[int, int]) -> None:
+    """Refuse a query i or key j outside a (n_q, n_kv) matrix: the caller's argument, not
+    the learner's answer, so a ValueError rather than a failed check."""
+    n_q, n_kv = shape
+    if not (0 <= i < n_q and 0 <= j < n_kv):
+        raise ValueError(
+            tr(
+                "i must be from 0 to {last_i} and j from 0 to {last_j}, got i = {i}, j = {j}",
+                last_i=n_q - 1,
+                last_j=n_kv - 1,
+                i=i,
+                j=j,
+            )
+        )
+
+
 def written(answer) -> None:
     """Raise Failure if no prediction is written yet (``...`` or None)."""
     if answer is None or answer is Ellipsis:

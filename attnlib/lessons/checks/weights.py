@@ -29,7 +29,7 @@ import numpy as np
 
 from ...i18n import tr
 from ...maths.core import Attention, softmax
-from .reading import as_choice, as_number, written, wrong
+from .reading import as_choice, as_number, require_cell, written, wrong
 from .runner import Failure, check
 from .worked import SCORE_TOLERANCE, numbers, small_example
 
@@ -197,16 +197,7 @@ def check_prediction_alpha(
     att = small_example() if att is None else att
     guess = as_number(answer)
     n_q, n_kv = att.weights.shape
-    if not (0 <= i < n_q and 0 <= j < n_kv):
-        raise ValueError(
-            tr(
-                "i must be from 0 to {last_i} and j from 0 to {last_j}, got i = {i}, j = {j}",
-                last_i=n_q - 1,
-                last_j=n_kv - 1,
-                i=i,
-                j=j,
-            )
-        )
+    require_cell(i, j, (n_q, n_kv))
     row = att.scores[i]  # (n_kv,)
     right = float(att.weights[i, j])
     # the route the notebook teaches: subtract the row's maximum (it cancels in the

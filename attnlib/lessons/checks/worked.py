@@ -26,7 +26,7 @@ from ...i18n import tr
 from ...maths.core import Attention, self_attention
 from ...maths.data import toy_example
 from ...maths.stats import score_variance
-from .reading import as_index, as_number, wrong
+from .reading import as_index, as_number, require_cell, wrong
 from .runner import Failure, check
 
 SCORE_TOLERANCE = 0.01  # absolute: a score or a weight worked out by hand, to two decimals
@@ -80,16 +80,7 @@ def check_prediction_score(
     att = small_example() if att is None else att
     guess = as_number(answer)
     n_q, n_kv = att.scores.shape
-    if not (0 <= i < n_q and 0 <= j < n_kv):
-        raise ValueError(
-            tr(
-                "i must be from 0 to {last_i} and j from 0 to {last_j}, got i = {i}, j = {j}",
-                last_i=n_q - 1,
-                last_j=n_kv - 1,
-                i=i,
-                j=j,
-            )
-        )
+    require_cell(i, j, (n_q, n_kv))
     q, k = att.Q[i], att.K[j]
     d_k = len(q)
     terms = q * k  # (d_k,): q_i[c] * k_j[c], coordinate by coordinate
