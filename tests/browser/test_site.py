@@ -139,6 +139,10 @@ def test_every_page_of_both_editions_loads_from_the_site_alone(site, server, tab
 
 def test_every_explorer_moves_every_control(site, server, tab):
     """Each explorer of each page, both editions: every control redraws the picture."""
+    # The pages' maths is the page-load test's: here MathJax, which typesets each page
+    # for seconds after "load" and slows every move meanwhile, is served empty.
+    tab.route("**/_static/mathjax/**", lambda route: route.fulfill(
+        status=200, content_type="text/javascript", body=""))  # fmt: skip
     moved = 0
     for code in EDITIONS:
         for name in _pages(site, code):
