@@ -105,8 +105,14 @@ _CELL_STATE_JS = """(sel) => {
     kernel: ind ? ind.dataset.status : null,
     dialog: dialog ? dialog.textContent.slice(0, 300) : null,
     prompts: cells.map(c => {
+      if (!c.classList.contains('jp-CodeCell')) return null;
+      // a cell whose code is closed (an answer's) shows no prompt: it ran if it has an
+      // output that Run All made, not one stored in the file (marked before the run)
+      if (c.querySelector(':scope > .jp-Cell-inputWrapper .jp-InputPlaceholder'))
+        return c.querySelector('.jp-OutputArea-output:not([data-bt-stored])')
+          ? '[closed, ran]' : '[closed]';
       const p = c.querySelector(':scope > .jp-Cell-inputWrapper .jp-InputArea-prompt');
-      return c.classList.contains('jp-CodeCell') ? (p ? p.textContent.trim() : '?') : null;
+      return p ? p.textContent.trim() : '?';
     }),
   };
 }"""
@@ -268,6 +274,12 @@ def run_all_from_menu(
     Returns once some cell shows [*]. Clicked again (at most `attempts` times) if
     no cell did: just after a notebook opens, the command may not reach it yet.
     """
+    # the outputs stored in the file, marked: a cell with closed code shows no prompt,
+    # and a new output is how the run's check knows that it ran
+    page.evaluate(
+        "() => document.querySelectorAll('.jp-OutputArea-output')"
+        ".forEach(o => o.setAttribute('data-bt-stored', ''))"
+    )
     for _ in range(attempts):
         page.locator(".lm-MenuBar").get_by_role("menuitem", name=menu, exact=True).click()
         item = page.locator(".lm-Menu").get_by_role("menuitem", name=item_name, exact=True)
@@ -318,7 +330,9 @@ def wait_until_run(page, cells: list[dict], timeout_s: float = 120) -> list[str]
             f"still running or queued: {running}"
         ]
     never = [
-        _where(i, cells[i]) for i in code if not re.fullmatch(r"\[\d+\]:?", state["prompts"][i])
+        _where(i, cells[i])
+        for i in code
+        if not re.fullmatch(r"\[\d+\]:?|\[closed, ran\]", state["prompts"][i])
     ]
     return [f"never ran: {w}" for w in never]
 
@@ -1183,8 +1197,17 @@ _ANSWERS_JS = """(sel) => {
     .map(s => s.trim())
     .filter(s => s.length >= 8 && /[0-9]/.test(s) && /[A-Za-z\u4e00-\u9fff=]/.test(s));
   const text = seen.join(' ');
+  // an answer cell's code tells the answer too (an assert, a comment): its input must
+  // be closed (the cell's metadata jupyter.source_hidden) until the learner opens it
+  const codeInView = Array.from(root.querySelectorAll('.jp-CodeCell'))
+    .filter(cell => cell.querySelector('.jp-OutputArea details.attnlib-answer'))
+    .filter(cell => {
+      const area = cell.querySelector('.jp-Cell-inputWrapper .jp-InputArea');
+      return area && area.getClientRects().length > 0 && !area.closest('.lm-mod-hidden');
+    }).length;
   return {
     count: answers.length,
+    codeInView,
     open: answers.filter(d => d.open).length,
     lines: lines.length,
     leaked: Array.from(new Set(lines.filter(s => text.includes(s)))).slice(0, 5),
@@ -1214,6 +1237,11 @@ def answer_problems(page, cells: list[dict]) -> list[str]:
         problems.append(f"{found['count']} closed answer sections on the page, expected {wanted}")
     if found["open"]:
         problems.append(f"{found['open']} answer section(s) open after Run All")
+    if found["codeInView"]:
+        problems.append(
+            f"the code of {found['codeInView']} answer cell(s) shows after Run All: "
+            "their input should open only on a click (jupyter.source_hidden)"
+        )
     problems += [
         f"an answer's line shows outside its closed section: {s!r}" for s in found["leaked"]
     ]

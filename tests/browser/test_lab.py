@@ -304,8 +304,9 @@ def test_main_explorer_click_controls_and_keypress(lab, lab_tab, lab_root, recor
 
 def test_answer_detector_finds_answers_in_view(lab, lab_tab, lab_root):
     """After Run All an answer must stay closed: a line of a closed answer printed in
-    plain view, an open answer section and one the sources do not account for are
-    each reported (the real notebooks' runs above must report none)."""
+    plain view, an open answer section, one the sources do not account for and the
+    code of an answer cell left in view are each reported (the real notebooks' runs
+    above must report none)."""
     name = "_browser_tests/answers.ipynb"
     notebooks.fixture_answers(lab_root / name)
     cells = pages.read_cells(lab_root / name)
@@ -319,6 +320,7 @@ def test_answer_detector_finds_answers_in_view(lab, lab_tab, lab_root):
         r"'alpha_12 = 0\.4223 exactly'",
         "an open section": r"1 answer section\(s\) open after Run All",
         "a section no source made": r"2 closed answer sections on the page, expected 1",
+        "the code of an answer cell in view": r"the code of 2 answer cell\(s\) shows after Run All",
     }
     missed = [what for what, pattern in expected.items() if not re.search(pattern, text)]
     assert not missed, f"the answer detector missed {missed}; it reported:\n{text}"

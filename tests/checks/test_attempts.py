@@ -171,3 +171,37 @@ def test_output_by_hand_and_its_slips():
     fails_with(first, "is not right yet", "for each coordinate c")
     assert "0.8357" not in str(first)
     checks.check_prediction_output.reset()
+
+
+def test_each_question_of_a_check_counts_its_own_wrong_tries():
+    """05 asks check_prediction_alpha of α₁₂, then of α₂₂: a wrong try at the first
+    does not spend the second's first try (its diagnosis without the answer)."""
+    att, _ = hand()
+    fails_with(checks.check_prediction_alpha(0.5, att=att, i=1, j=2), "is not right yet")
+    first_of_the_second = checks.check_prediction_alpha(0.5, att=att, i=2, j=2)
+    fails_with(first_of_the_second, "is not right yet")
+    assert f"{att.weights[2, 2]:.4g}" not in str(first_of_the_second)
+    # the first question's second try shows its answer; the second's count is still 1
+    fails_with(checks.check_prediction_alpha(0.5, att=att, i=1, j=2), f"{att.weights[1, 2]:.4g}")
+    assert checks.check_prediction_alpha.attempts.wrong == 2
+    checks.check_prediction_alpha(0.5, att=att, i=2, j=2)
+    assert checks.check_prediction_alpha.attempts.wrong == 2
+    # 07 asks check_prediction_zero_weights twice, with and without its arguments
+    checks.check_prediction_zero_weights([(0, 1)])
+    fails_with(
+        checks.check_prediction_zero_weights([(0, 1)], length=4, n=6, causal=False),
+        "is not right yet",
+    )
+
+
+def test_check_pick_never_gives_the_answer_as_its_example():
+    """06's puzzle `d6 b7 c8 e6 g7 ?d` asks for d6, its first token: the example
+    written into the placeholder's message must be another pair."""
+    from attnlib import lookup
+
+    for seed in range(40):
+        seq = lookup.make_task(1, seed=seed)[0]
+        answer = seq.tokens[seq.match]
+        for said in (None, ..., "3"):
+            text = str(checks.check_pick(said, lookup.init_params(), seq))
+            assert repr(answer) not in text, (seed, text)

@@ -156,13 +156,16 @@ def _written(text: str) -> str:
 def _position(prediction, tokens: list[str]) -> int:
     """The position the learner names: a position, a token as printed (in any case, with
     spaces or quotes around it), or a pair's key alone ("f" for "f5"); or Failure."""
+    # the example is a pair the query does not ask for: the first token may be the answer
+    asked = tokens[-1][1:]
+    example = next((t for t in tokens[:-1] if t[: len(asked)] != asked), tokens[0])
     if prediction is None or prediction is Ellipsis:
         raise Failure(
             tr(
                 "replace {placeholder} with your prediction: a position "
                 "(0, 1, ...) or a token such as {example!r}",
                 placeholder="..." if prediction is Ellipsis else "None",
-                example=tokens[0],
+                example=example,
             )
         )
     if isinstance(prediction, str):
@@ -176,7 +179,7 @@ def _position(prediction, tokens: list[str]) -> int:
                     "quotes, {position}, or write a token such as {example!r}",
                     prediction=prediction,
                     position=int(said),
-                    example=tokens[0],
+                    example=example,
                 )
             )
         pairs = tokens[:-1]  # the last token is the query

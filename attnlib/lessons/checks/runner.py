@@ -29,7 +29,9 @@ A step may also say what to show on a first wrong try (``Failure(..., first=...)
 the slip the step recognised (``you divided by d_k, not √d_k``), or the step to
 redo, worded without the answer. The answer comes with the next wrong try of the
 same check, or at once with ``reveal=True``. Each check counts its own wrong
-tries; ``check_x.reset()`` starts it afresh.
+tries, and apart for each question it is asked (its arguments after the first, the
+learner's answer): 05 asks ``check_prediction_alpha`` of α₁₂ and then of α₂₂, and a
+wrong try at the first does not spend the second's. ``check_x.reset()`` starts afresh.
 """
 
 from __future__ import annotations
@@ -116,14 +118,52 @@ class Failure(Exception):
         self.first = first
 
 
+def _question(args: tuple, kwargs: dict) -> tuple:
+    """What a check is asked, apart from the learner's answer: its other arguments.
+
+    Numbers, text and tuples stand for themselves, an array for its shape and bytes,
+    anything else (an Attention, a task) for the object itself.
+    """
+
+    def key(value):
+        if isinstance(value, np.ndarray):
+            return ("array", value.shape, value.dtype.str, value.tobytes())
+        if value is None or isinstance(value, (bool, int, float, str, tuple)):
+            return repr(value)
+        return ("object", id(value))
+
+    return tuple(key(a) for a in args) + tuple((k, key(v)) for k, v in sorted(kwargs.items()))
+
+
 class Attempts:
-    """How many wrong tries one check has seen since it last passed or was reset."""
+    """How many wrong tries one check has seen, for each question it was asked,
+    since that question was last answered right or the check was reset.
+
+    ``wrong`` is the count of the question asked last.
+    """
 
     def __init__(self) -> None:
-        self.wrong = 0
+        self.counts: dict[tuple, int] = {}
+        self.last: tuple = ()
+
+    @property
+    def wrong(self) -> int:
+        return self.counts.get(self.last, 0)
+
+    def ask(self, question: tuple) -> None:
+        self.last = question
+
+    def miss(self) -> int:
+        """One more wrong try at the question asked last; the count so far."""
+        self.counts[self.last] = self.wrong + 1
+        return self.wrong
+
+    def passed(self) -> None:
+        self.counts.pop(self.last, None)
 
     def reset(self) -> None:
-        self.wrong = 0
+        self.counts.clear()
+        self.last = ()
 
 
 def check(body: Callable[..., str]) -> Callable[..., CheckResult]:
@@ -146,6 +186,7 @@ def check(body: Callable[..., str]) -> Callable[..., CheckResult]:
 
     @functools.wraps(body)
     def run(*args, reveal: bool = False, **kwargs) -> CheckResult:
+        attempts.ask(_question(args[1:], kwargs))
         try:
             message = body(*args, **kwargs)
         except Failure as failure:
@@ -153,13 +194,12 @@ def check(body: Callable[..., str]) -> Callable[..., CheckResult]:
                 return CheckResult(body.__name__, False, failure.message, failure.hint)
             if reveal:  # asked for the answer: not a try, and the answer is shown
                 return CheckResult(body.__name__, False, failure.message, failure.hint)
-            attempts.wrong += 1
-            if attempts.wrong == 1:
+            if attempts.miss() == 1:
                 said, step = failure.first
                 more = tr("Try again; a second wrong try, or reveal=True, shows the worked answer.")
                 return CheckResult(body.__name__, False, said, step, more)
             return CheckResult(body.__name__, False, failure.message, failure.hint)
-        attempts.reset()
+        attempts.passed()
         return CheckResult(body.__name__, True, message)
 
     run.attempts = attempts
