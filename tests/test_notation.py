@@ -30,7 +30,7 @@ EDITIONS = {"en": ROOT / "notebooks", "zh": ROOT / "notebooks" / "zh"}
 TABLE_HEAD = {"en": "| symbol | meaning |", "zh": "| 符号 | 含义 |"}
 
 MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
-WORDS = re.compile(r"\\(?:text|operatorname|mathrm|mathbb)\{[^{}]*\}")  # words and ℝ, not letters
+WORDS = re.compile(r"\\(?:text|operatorname|mathrm|mathbb|mathtt)\{[^{}]*\}")  # words, code, ℝ
 SUBSCRIPT = re.compile(r"_(\{[^{}]*\}|\\?[A-Za-z0-9]+)")
 COMMAND = re.compile(r"\\([A-Za-z]+)")
 GREEK = {"alpha", "beta", "gamma", "delta", "varepsilon", "epsilon", "ell", "lambda", "mu"}

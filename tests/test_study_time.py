@@ -3,7 +3,7 @@
 The rule (stated in notebook 00 and in the tool): minutes = words / 100 + 1 per
 code cell + 4 per exercise + 2 per prediction; Chinese text 250 characters a
 minute. A deeper section starts at a ## or ### heading "Deeper · 深入: ..." (in
-Chinese "深入 · Deeper：...") and runs to the next heading of its level or higher.
+Chinese "深入：...") and runs to the next heading of its level or higher.
 """
 
 from __future__ import annotations
@@ -88,13 +88,13 @@ def test_chinese_is_read_by_characters(tmp_path):
         notebook(
             tmp_path,
             ("markdown", "注意力" * 250 + " softmax"),  # 750 characters and one Latin word
-            ("markdown", "## 深入 · Deeper：更多\n\n" + "字" * 500),
+            ("markdown", "## 深入：更多\n\n" + "字" * 500),
         )
     )
     assert (t.core.characters, t.core.words) == (750, 1)
     assert t.core.minutes == pytest.approx(750 / 250 + 1 / 100)
     assert t.deeper.characters == 2 + 1 + 2 + 500  # 深入, the full-width colon, 更多, the text
-    assert t.deeper.minutes == pytest.approx(505 / 250 + 3 / 100)  # and "##", "·", "Deeper"
+    assert t.deeper.minutes == pytest.approx(505 / 250 + 1 / 100)  # and "##"
 
 
 @pytest.mark.parametrize("edition", list(study_time.EDITIONS))

@@ -98,7 +98,7 @@ def test_which_words_are_english(text, english):
 def test_findings_name_notebook_cell_and_kind():
     nb = nbformat.v4.new_notebook(
         cells=[
-            nbformat.v4.new_markdown_cell("an English sentence in prose is not looked at here"),
+            nbformat.v4.new_markdown_cell("一段说明，and an English tail"),
             nbformat.v4.new_code_cell(
                 "plot()",
                 outputs=[
@@ -115,6 +115,10 @@ def test_findings_name_notebook_cell_and_kind():
     ]
     found = english_in_zh.findings("demo", nb, records, TOKENS)
     assert [(f.cell, f.kind, f.word) for f in found] == [
+        (0, "markdown", "English"),
+        (0, "markdown", "an"),
+        (0, "markdown", "and"),
+        (0, "markdown", "tail"),
         (1, "figure", "key"),
         (1, "print", "largest"),
     ]
@@ -166,3 +170,51 @@ def test_the_kernel_hook_sees_drawn_text_and_widget_captions(tmp_path):
     names = set(ast.literal_eval("".join(printed)))
     assert {"ax", "fig", "s"} <= names
     assert not names & {"install", "runpy", "functools", "english_in_zh", "json", "os"}, names
+
+
+# --- the markdown a learner reads, and attnlib's errors -------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_english_in_the_chinese_markdown(name):
+    nb = nbformat.read(english_in_zh.ZH / f"{name}.ipynb", as_version=4)
+    found = english_in_zh.markdown_findings(name, nb)
+    assert found == [], english_in_zh.report(found)
+
+
+def test_the_markdown_reader_finds_english_and_passes_maths_code_links_and_glossary():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("## 注意力 · What attention learns"),
+        nbformat.v4.new_markdown_cell(
+            "分数 $$\n\\text{score}_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d_k}}\n$$，"
+            "`att.scores`，见[开始页](00_start_here.ipynb)，$W_{\\text{out}}$，"
+            "$\\operatorname{diag}(\\alpha)$，$QK^\\top$，留出集（held-out set），"
+            "Shift+Enter，2.1 什么是Self-Attention"
+        ),
+        nbformat.v4.new_markdown_cell(
+            "| 术语 | English | 符号 |\n|---|---|---|\n| 查询向量 | query vector | $q_i$ |"
+        ),
+        nbformat.v4.new_markdown_cell("损失是 $\\text{loss}$，又叫 the loss of the model"),
+    ]
+    found = {(f.cell, f.word) for f in english_in_zh.markdown_findings("fixture", nb)}
+    assert found == {
+        (0, "What"), (0, "attention"), (0, "learns"),
+        (3, "loss"), (3, "the"), (3, "of"), (3, "model"),
+    }, found  # fmt: skip
+
+
+def test_attnlib_errors_in_chinese_hold_no_english():
+    found = english_in_zh.error_findings()
+    assert found == [], english_in_zh.report(found)
+
+
+def test_the_error_reader_finds_an_english_message(monkeypatch):
+    import tests.test_errors as bad
+
+    def english():
+        raise ValueError("this value is plainly wrong")
+
+    monkeypatch.setattr(bad, "BAD_CALLS", {"an English error": (english, "", "", "")})
+    found = {f.word for f in english_in_zh.error_findings()}
+    assert {"this", "value", "plainly", "wrong"} <= found, found

@@ -1,9 +1,22 @@
-"""English that a learner of the Chinese edition sees: in figures, printed output, widgets.
+"""English that a learner of the Chinese edition sees: in its text, figures, printed
+output, widgets and attnlib's errors.
 
     python tools/english_in_zh.py [NAME ...]            # execute notebooks/zh/NAME, list English
     python tools/english_in_zh.py --update [NAME ...]   # ... and rewrite the baseline counts
 
-Three kinds of text are looked at, each with where it was seen (notebook, cell, kind):
+Five kinds of text are looked at, each with where it was seen (notebook, cell, kind):
+
+- ``markdown``: every markdown cell, read as the page shows it: display maths as
+  maths, the targets of links and code spans not read, and the glossary's English
+  column (a table column headed "English") left out. In maths a named symbol
+  (``\\text{score}_{ij}``, ``W_{\\text{out}}``, ``\\operatorname{diag}(α)``) and a
+  product of capitals (``QK^\\top``) are symbols; ``\\text{loss}`` alone is a word;
+  ``\\mathtt{perm}`` is code. An English gloss in brackets after its term
+  (留出集（held-out set）) and a literal the screen shows ("Error displaying widget")
+  pass.
+- ``error``: what attnlib raises under ``set_language("zh")`` for the bad calls of
+  tests/test_errors.py (its BAD_CALLS); the names of attnlib's parameters and
+  classes, which an error names, are code.
 
 - ``figure``: every text matplotlib draws (titles, axis and tick labels, legends,
   annotations, colorbar labels, a heatmap's token names and cell values), whichever
@@ -204,7 +217,14 @@ ALLOWED = frozenset(
     # 未归一化的对数概率); the English it keeps in brackets, 查询向量（Query）,
     # 独热（one-hot）, passes as a bracketed word
     + ["Block", "logits", "logit"]
+    # names a learner meets as they are, in any language: keys, products and people
+    # (Shift+Enter, Tab, Esc; VS Code, Google Colab, Notebook 7, GitHub, PDF; the
+    # optimiser Adam, the Frobenius norm, Vaswani's paper, BERT-base)
+    + "Shift Enter Tab Esc VS Code Google Colab Notebook GitHub PDF anywidget".split()
+    + "jsdelivr unpkg Adam Frobenius Vaswani BERT-base".split()
 )
+#: the chapter's own words, in its own case: 2.1 什么是Self-Attention
+CHAPTER_WORDS = frozenset({"Self-Attention"})
 ALLOWED_LOWER = frozenset(w.lower() for w in ALLOWED)
 
 MATH = re.compile(r"\$([^$]*)\$")
@@ -212,6 +232,12 @@ TEX_TEXT = re.compile(r"\\(?:text|mathrm|textrm|operatorname)\{([^}]*)\}")
 TEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 TAG = re.compile(r"<(style|script)\b.*?</\1\s*>|<[^>]+>", re.DOTALL | re.IGNORECASE)
 CODE_SPAN = re.compile(r"`[^`]*`")
+TEX_CODE = re.compile(r"\\mathtt\{[^}]*\}")
+TEX_NAMED = re.compile(
+    r"\\(?:text|mathrm|textrm|operatorname)\{([^}]*)\}(?=\s*[_^(]|\s*\\(?:left|big|Big)?\()"
+)
+TEX_GROUP = re.compile(r"([_^])\s*\{([^{}]*)\}")  # n_{kv} -> n_kv
+TEX_PRODUCT = re.compile(r"(?<![A-Za-z_])[A-Z]{2,3}(?![A-Za-z])")
 SUB, SUP = re.compile(r"\s*<sub>\s*", re.IGNORECASE), re.compile(r"\s*<sup>\s*", re.IGNORECASE)
 WORD = re.compile(
     r"(?P<quote>['\"‘“「『(（])?"
@@ -228,8 +254,13 @@ def plain(text: str) -> str:
     text = CODE_SPAN.sub(" ", html.unescape(TAG.sub(" ", text)))
 
     def maths(match: re.Match) -> str:
-        inner = TEX_TEXT.sub(lambda m: f" {m.group(1)} ", match.group(1))
-        return TEX_COMMAND.sub(" ", inner)
+        inner = TEX_CODE.sub(" ", match.group(1))  # \\mathtt{perm}: a code name
+        # a named symbol: \\text{score}_{ij}, \\operatorname{diag}(α) read as score_ij, diag(
+        inner = TEX_NAMED.sub(lambda m: m.group(1).replace(" ", "_"), inner)
+        inner = TEX_TEXT.sub(lambda m: f" {m.group(1)} ", inner)
+        inner = TEX_COMMAND.sub(" ", inner)
+        inner = TEX_GROUP.sub(lambda m: m.group(1) + m.group(2).replace(" ", ""), inner)
+        return TEX_PRODUCT.sub(" ", inner)  # QK^T, JK, W_QKV's QKV: products of symbols
 
     return MATH.sub(maths, text)
 
@@ -265,8 +296,10 @@ def english_words(text: str, tokens: frozenset[str] = frozenset()) -> list[str]:
             continue
         if match.group("quote") and match.group("close"):
             continue  # 'the', "none", (scores): a token, a literal or an argument
-        if word.lower() in ALLOWED_LOWER or all(
-            part.lower() in ALLOWED_LOWER for part in word.split("-")
+        if (
+            word in CHAPTER_WORDS
+            or word.lower() in ALLOWED_LOWER
+            or all(part.lower() in ALLOWED_LOWER for part in word.split("-"))
         ):
             continue
         words.append((word, word in tokens))
@@ -306,6 +339,113 @@ def shown_text(output: dict) -> list[str]:
     return []
 
 
+LINK_TARGET = re.compile(r"\]\([^)\s]*\)")  # [text](target): the target is not read
+DISPLAY_MATH = re.compile(r"\$\$(.*?)\$\$", re.DOTALL)
+LITERAL = re.compile(r'"[A-Za-z][^"\u4e00-\u9fff]*"')
+GLOSS = re.compile(r"（[A-Za-z][A-Za-z \-]*）")
+TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+#: a table column headed so holds the English of the terms beside it (00's glossary)
+ENGLISH_COLUMN = "English"
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip() for c in TABLE_ROW.match(row).group(1).split("|")]
+
+
+def markdown_lines(source: str) -> list[str]:
+    """A markdown cell's lines as a learner reads them: display maths on one line
+    (read as maths), link targets dropped, and in a table whose header names the
+    column "English" that column left out (the glossary's English column).
+
+    Examples
+    --------
+    >>> markdown_lines("| 术语 | English |\\n|---|---|\\n| 查询向量 | query |")
+    ['| 术语 |', '| --- |', '| 查询向量 |']
+    >>> markdown_lines("见[开始页](00_start_here.ipynb)：$$\\n\\\\text{score}_{ij}\\n$$")
+    ['见[开始页]：$\\\\text{score}_{ij}$']
+    """
+    text = LINK_TARGET.sub("]", source)
+    text = DISPLAY_MATH.sub(lambda m: "$" + " ".join(m.group(1).split()) + "$", text)
+    lines, english = [], None  # the English column of the table being read
+    for line in text.split("\n"):
+        if not TABLE_ROW.match(line):
+            english = None
+            lines.append(line)
+            continue
+        cells = _cells(line)
+        if english is None:  # a table's first row: its header
+            english = cells.index(ENGLISH_COLUMN) if ENGLISH_COLUMN in cells else -1
+        if english >= 0 and english < len(cells):
+            del cells[english]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def markdown_findings(name: str, nb) -> list[Finding]:
+    """Every English word of notebook `name`'s markdown cells, read as the page shows them."""
+    found = {}
+    for k, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        for line in markdown_lines(cell.source):
+            # a literal the screen shows in English ("Error displaying widget") and an
+            # English gloss in brackets after its Chinese term (留出集（held-out set）)
+            line = LITERAL.sub(" ", GLOSS.sub(" ", line))
+            line = " ".join(plain(line).split())
+            for word in english_words(line):
+                at = max(line.find(word) - 40, 0)
+                short = ("…" if at else "") + line[at : at + 90]
+                found.setdefault((k, word), Finding(name, k, "markdown", word, short))
+    return sorted(found.values(), key=lambda f: (f.cell, f.word))
+
+
+def code_names(attnlib) -> frozenset[str]:
+    """The names of attnlib's public functions' parameters and of its public classes."""
+    import inspect
+
+    from attnlib import checks
+
+    names = set()
+    for module in (attnlib, attnlib.stats, attnlib.lookup, attnlib.plotting, checks):
+        for name in getattr(module, "__all__", ()):
+            value = getattr(module, name, None)
+            if isinstance(value, type):
+                names.add(name)
+            if callable(value):
+                try:
+                    names |= set(inspect.signature(value).parameters)
+                except (TypeError, ValueError):
+                    pass
+    return frozenset(names)
+
+
+def error_findings() -> list[Finding]:
+    """English words in attnlib's errors under set_language("zh"), for the bad calls a
+    learner makes that tests/test_errors.py lists (its BAD_CALLS)."""
+    sys.path.insert(0, str(ROOT))
+    import attnlib
+    from tests.test_errors import BAD_CALLS
+
+    found = {}
+    code = code_names(attnlib)  # "mask 必须是 ...": an error names the argument it refuses
+    before = attnlib.get_language()
+    attnlib.set_language("zh")
+    try:
+        for name, (call, *_) in BAD_CALLS.items():
+            try:
+                call()
+                continue
+            except Exception as error:  # each one raises; what it says is what we read
+                said = str(error)
+            for line in plain(said).splitlines():
+                for word in english_words(" ".join(line.split())):
+                    if word not in code:
+                        found.setdefault((name, word), Finding(name, 0, "error", word, line[:90]))
+    finally:
+        attnlib.set_language(before)
+    return sorted(found.values(), key=lambda f: (f.notebook, f.word))
+
+
 def code_cells(nb) -> dict[str, int]:
     """cell key -> cell number, for the code cells of a notebook."""
     return {cell_key(c.source): k for k, c in enumerate(nb.cells) if c.cell_type == "code"}
@@ -330,6 +470,7 @@ def findings(name: str, nb, records: Iterable[dict], tokens=frozenset()) -> list
                 at = max(line.find(word) - 40, 0)
                 short = ("…" if at else "") + line[at : at + 90]
                 found.setdefault((k, kind, word), Finding(name, k, kind, word, short))
+    found.update({(f.cell, f.kind, f.word): f for f in markdown_findings(name, nb)})
     return sorted(found.values(), key=lambda f: (f.cell, f.kind, f.word))
 
 
@@ -420,6 +561,12 @@ def main(argv: list[str]) -> int:
             f"stored outputs; baseline {counts.get(name)}"
         )
         counts[name] = max(len(found), as_stored)
+    errors = error_findings()
+    print(report(errors))
+    print(
+        f"attnlib's errors in Chinese (tests/test_errors.py's bad calls): {len(errors)} "
+        "English words"
+    )
     if args.update:
         BASELINE.write_text(json.dumps(dict(sorted(counts.items())), indent=1) + "\n", "utf-8")
         print(f"wrote {BASELINE.relative_to(ROOT)}")

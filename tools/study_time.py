@@ -19,7 +19,7 @@ Unicode's general punctuation): a quoted token such as “猫” is Chinese, not
 
 A **deeper** section starts at a markdown heading of level ## or ### whose text
 begins with its edition's ``deeper`` words (attnlib/i18n/languages.py: ``Deeper · 深入:``
-in English, ``深入 · Deeper：`` in Chinese); it runs up to
+in English, ``深入：`` in Chinese); it runs up to
 the next heading of the same or a higher level. Everything else is the core path.
 """
 

@@ -151,7 +151,7 @@ EDITIONS = {
         lab_settings="jupyter/lab/settings-zh",
         lab_extra="zh",
         readme="README.zh.md",
-        deeper="深入 · Deeper：",
+        deeper="深入：",
         table_words=("| 笔记本 | 核心路径（分钟） | 深入部分（分钟） |", "**合计**"),
         script=r"[\u4e00-\u9fff]",
     ),

@@ -1,6 +1,6 @@
 """The deeper sections open collapsed in JupyterLab (notebook 04, English and Chinese).
 
-A "Deeper · 深入" heading (Chinese "深入 · Deeper：") is saved with
+A "Deeper · 深入" heading (Chinese "深入：") is saved with
 ``jp-MarkdownHeadingCollapsed``; JupyterLab must open it collapsed, with its
 collapse button, and hide every cell up to the next heading of its level or
 higher, while the core path after it stays visible. Read through JupyterLab's
@@ -84,4 +84,4 @@ def test_deeper_sections_open_collapsed(lab, lab_tab, lab_root):
 
 def test_deeper_sections_open_collapsed_in_chinese(lab_zh, lab_zh_tab, lab_zh_root):
     source = servers.NOTEBOOKS / "zh" / NAME
-    assert check_collapsed(lab_zh_tab, lab_zh, lab_zh_root, source, "深入 · Deeper：") == []
+    assert check_collapsed(lab_zh_tab, lab_zh, lab_zh_root, source, "深入：") == []
