@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 
 from . import _moved, i18n
-from .i18n import get_language, tr
+from .i18n import get_language, pad, tr
 from .maths import reference
 from .maths.backward import Gradients, self_attention_backward
 from .maths.core import (
@@ -81,6 +81,7 @@ __all__ = [
     "learned_explorer",
     "lookup",
     "multi_head_attention",
+    "pad",
     "padding_mask",
     "plotting",
     "reference",

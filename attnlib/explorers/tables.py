@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import html as _html
 import re
-import unicodedata
 from typing import NamedTuple
 
-from ..i18n import tr
+from ..i18n import columns, tr
 
 __all__ = ["Section", "html_cell", "html_table", "label", "text_table", "width"]
 
@@ -38,9 +37,7 @@ def label(text: str) -> str:
     return re.sub(r"(score|α)\[(\w+), (\w+)\]", r"\1<sub>\2,\3</sub>", text)
 
 
-def width(text: str) -> int:
-    # columns a terminal gives `text`: Chinese characters take two
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+width = columns  # columns a terminal gives `text`: Chinese characters take two
 
 
 def text_table(header: list[str], rows: list, footer: list[str] | None = None) -> list[str]:

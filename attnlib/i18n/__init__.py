@@ -10,6 +10,7 @@ nothing of attnlib, so that every other wing may import it.
 
 from .languages import EDITIONS, Font, Language, edition
 from .translate import LANGUAGES, catalog, get_language, set_language, tr
+from .width import columns, pad
 
 __all__ = [
     "EDITIONS",
@@ -17,8 +18,10 @@ __all__ = [
     "Font",
     "Language",
     "catalog",
+    "columns",
     "edition",
     "get_language",
+    "pad",
     "set_language",
     "tr",
 ]
