@@ -27,7 +27,7 @@ def test_chinese_on_request_with_placeholders_filled_after_lookup():
     attnlib.set_language("zh")
     assert i18n.tr("key j") == "键 j"
     title = i18n.tr("weights α = softmax(scores){masked}  {shape}", masked="", shape="(2 × 2)")
-    assert title == "注意力权重 α = softmax(scores)  (2 × 2)"
+    assert title == "注意力权重 α = softmax(分数)  (2 × 2)"
     assert i18n.tr("a sentence nobody translated") == "a sentence nobody translated"
 
 

@@ -4,7 +4,7 @@ MESSAGES = {
     # plotting: the heatmaps
     "key j": "键 j",
     "query i": "查询 i",
-    "weights α = softmax(scores){masked}  {shape}": "注意力权重 α = softmax(scores){masked}  {shape}",
+    "weights α = softmax(scores){masked}  {shape}": "注意力权重 α = softmax(分数){masked}  {shape}",
     ", masked 0": "，被掩码处为 0",
     ", masked −∞": "，被掩码处为 −∞",
     "scores q·k / √d_k": "注意力分数 q·k / √d_k",
