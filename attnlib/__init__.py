@@ -15,6 +15,7 @@ The modules' paths from before the wings (``attnlib.stats``,
 from __future__ import annotations
 
 import importlib
+import sys
 
 from . import _moved, i18n
 from .i18n import get_language, pad, tr
@@ -60,6 +61,11 @@ def set_language(language: str) -> None:
     """
     i18n.set_language(language)
     plain_figure_fonts()
+    # `import attnlib.solutions` (the path from before the wings) leaves the worked
+    # solutions of that moment in this namespace and in sys.modules; dropped, the
+    # next use finds those of the new language (__getattr__, _moved).
+    globals().pop("solutions", None)
+    sys.modules.pop(f"{__name__}.solutions", None)
 
 
 __all__ = [
@@ -99,7 +105,7 @@ __all__ = [
 ]
 
 # modules loaded on first access (PEP 562), by their names from before the wings
-_LAZY_MODULES = {"charts", "checks", "lookup", "plotting", "solutions", "stats", "widgets"}
+_LAZY_MODULES = {"charts", "checks", "lookup", "plotting", "stats", "widgets"}
 _LAZY_MODULES |= {"heatmap", "layout", "readouts", "views", "demo", "data", "core"}
 _LAZY_MODULES |= {"backward", "cell_values", "explanation", "fonts"}
 _LAZY_MODULES |= {"maths", "pictures", "explorers", "lessons"}  # the wings themselves
@@ -124,6 +130,10 @@ _LAZY_NAMES = {
 
 
 def __getattr__(name: str):
+    if name == "solutions":  # in the learner's language, looked up on every use: never kept
+        from .lessons import solutions_in
+
+        return solutions_in(get_language())
     if name in _LAZY_MODULES:
         return importlib.import_module(f".{name}", __name__)
     if name in _LAZY_NAMES:
@@ -137,4 +147,4 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_NAMES))
+    return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_NAMES) | {"solutions"})

@@ -74,7 +74,14 @@ class OldPaths:
     def exec_module(self, module) -> None:
         # The import system returns whatever sys.modules holds under the name after
         # exec_module: the real module, so the placeholder is dropped.
-        sys.modules[module.__name__] = importlib.import_module(new_name(module.__name__))
+        name = new_name(module.__name__)
+        if name == f"{__package__}.lessons.solutions":  # in the learner's language
+            from .i18n import get_language
+            from .lessons import solutions_in
+
+            sys.modules[module.__name__] = solutions_in(get_language())
+            return
+        sys.modules[module.__name__] = importlib.import_module(name)
 
 
 def install() -> None:
