@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import attnlib
-from attnlib import solutions
-from attnlib.lessons import bridge
+from attnlib.i18n import LANGUAGES
+from attnlib.lessons import bridge, solutions_in
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,8 +47,11 @@ def torch():
     return pytest.importorskip("torch", reason="PyTorch is not installed: make test installs it")
 
 
-def test_the_worked_answer_passes(torch):
-    assert attnlib.checks.check_to_heads(solutions.my_to_heads).passed
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_worked_answer_passes(torch, language):
+    # in every language's solutions (lessons/solutions_<code>.py), not only the English
+    attnlib.checks.check_to_heads.reset()
+    assert attnlib.checks.check_to_heads(solutions_in(language).my_to_heads).passed
 
 
 @pytest.mark.parametrize(

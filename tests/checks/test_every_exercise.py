@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from attnlib.i18n import LANGUAGES
+from attnlib.lessons import solutions_in
+
 from . import test_formulas, test_inputs, test_layer, test_learned
 from .helpers import assert_fails_kindly, fails_with, passes
 
@@ -17,9 +20,11 @@ EXERCISES = [*test_inputs.SOLVED, *test_formulas.SOLVED, *test_layer.SOLVED, *te
 CHECKS = [check for check, _ in EXERCISES]
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("check", "solution"), EXERCISES, ids=lambda x: x.__name__)
-def test_the_worked_solution_passes(check, solution):
-    passes(check(solution))
+def test_the_worked_solution_passes(check, solution, language):
+    # in every language's solutions (lessons/solutions_<code>.py), not only the English
+    passes(check(getattr(solutions_in(language), solution.__name__)))
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)

@@ -8,6 +8,8 @@ import pytest
 import attnlib
 from attnlib import causal_mask, checks, padding_mask, solutions
 from attnlib.checks import next_predictions, next_steps
+from attnlib.i18n import LANGUAGES
+from attnlib.lessons import solutions_in
 
 from .helpers import assert_fails_kindly, fails_with, passes
 
@@ -32,6 +34,17 @@ def test_every_check_of_the_module_is_exported():
         "check_window_mask",
     }
     assert mine <= set(checks.__all__)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_languages_solutions_pass_the_checks_of_07(language):
+    # lessons/solutions_<code>.py as well as the English: the same code, so the same verdicts
+    translated = solutions_in(language)
+    passes(checks.check_causal_mask(translated.my_causal_mask))
+    passes(checks.check_window_mask(translated.my_window_mask))
+    passes(checks.check_split_heads(translated.my_split_heads))
+    passes(checks.check_merge_heads(translated.my_merge_heads))
+    passes(checks.check_prediction_zero_weights(translated.predict_zero_weights()))
 
 
 # --- the causal mask ---

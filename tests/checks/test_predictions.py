@@ -9,6 +9,8 @@ import attnlib
 from attnlib import checks, solutions
 from attnlib.checks import predictions, projections, weights, worked
 from attnlib.data import VOCABULARY
+from attnlib.i18n import LANGUAGES
+from attnlib.lessons import solutions_in
 
 from .helpers import fails_with, passes
 
@@ -29,24 +31,28 @@ def peaked():
     return attnlib.self_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
 
 
-# (check, the right answer from attnlib.solutions) for the questions the notebooks ask
-PREDICTED = [
-    (checks.check_prediction_cross_shape, solutions.predict_cross_shape()),
-    (checks.check_prediction_cost_ratio, solutions.predict_cost_ratio()),
-    (checks.check_prediction_X_shape, solutions.predict_X_shape()),
-    (checks.check_prediction_embedding_row, solutions.predict_embedding_row()),
-    (checks.check_prediction_qkv_shapes, solutions.predict_qkv_shapes()),
-    (checks.check_prediction_fused_shape, solutions.predict_fused_shape()),
-    (checks.check_prediction_score, solutions.predict_score(small())),
-    (checks.check_prediction_score_variance, solutions.predict_score_variance()),
-    (checks.check_prediction_winner, solutions.predict_winner(small())),
-    (checks.check_prediction_doubled_scores, solutions.predict_doubled_scores()),
-    (checks.check_prediction_alpha, solutions.predict_alpha(small())),
-    (checks.check_prediction_moved_token, solutions.predict_moved_token()),
-    (checks.check_prediction_exps, solutions.predict_exps(small())),
-    (checks.check_prediction_output, solutions.predict_output(small())),
-    (checks.check_prediction_temperature, solutions.predict_temperature()),
-]
+def predicted(solutions):
+    """(check, the right answer from `solutions`) for the questions the notebooks ask."""
+    return [
+        (checks.check_prediction_cross_shape, solutions.predict_cross_shape()),
+        (checks.check_prediction_cost_ratio, solutions.predict_cost_ratio()),
+        (checks.check_prediction_X_shape, solutions.predict_X_shape()),
+        (checks.check_prediction_embedding_row, solutions.predict_embedding_row()),
+        (checks.check_prediction_qkv_shapes, solutions.predict_qkv_shapes()),
+        (checks.check_prediction_fused_shape, solutions.predict_fused_shape()),
+        (checks.check_prediction_score, solutions.predict_score(small())),
+        (checks.check_prediction_score_variance, solutions.predict_score_variance()),
+        (checks.check_prediction_winner, solutions.predict_winner(small())),
+        (checks.check_prediction_doubled_scores, solutions.predict_doubled_scores()),
+        (checks.check_prediction_alpha, solutions.predict_alpha(small())),
+        (checks.check_prediction_moved_token, solutions.predict_moved_token()),
+        (checks.check_prediction_exps, solutions.predict_exps(small())),
+        (checks.check_prediction_output, solutions.predict_output(small())),
+        (checks.check_prediction_temperature, solutions.predict_temperature()),
+    ]
+
+
+PREDICTED = predicted(solutions)
 
 
 def test_every_check_of_the_module_is_listed():
@@ -58,8 +64,11 @@ def test_every_check_of_the_module_is_listed():
     }
 
 
-@pytest.mark.parametrize(("check", "answer"), PREDICTED)
-def test_the_right_prediction_passes(check, answer):
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("k", range(len(PREDICTED)), ids=[c.__name__ for c, _ in PREDICTED])
+def test_the_right_prediction_passes(k, language):
+    # every language's solutions (lessons/solutions_<code>.py) predict right, not only the English
+    check, answer = predicted(solutions_in(language))[k]
     passes(check(answer))
 
 
