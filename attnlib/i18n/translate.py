@@ -19,7 +19,7 @@ Examples
 >>> tr("key j")
 '键 j'
 >>> tr("weights α = softmax(scores){masked}  {shape}", masked="", shape="(3 × 3)")
-'注意力权重 α = softmax(scores)  (3 × 3)'
+'注意力权重 α = softmax(分数)  (3 × 3)'
 >>> set_language("en")
 >>> tr("key j")
 'key j'

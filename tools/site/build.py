@@ -265,6 +265,7 @@ def build_edition(code: str, out: Path, stage: Path) -> tuple[str, float, list[s
     )
     settings = {"title": w["site_title"], "sphinx_language": edition.lab_locale or code,
                 "static": str(_static(stage / code)), "search": w["search"],
+                "code_show": w["code_show"], "code_hide": w["code_hide"],
                 "favicon": str(HERE / "static" / "favicon.svg")}  # fmt: skip
     os.environ["ATTNLIB_SITE_EDITION"] = json.dumps(settings)
     # myst-nb writes the outputs' files beside the build folder (../jupyter_execute): a
@@ -280,6 +281,14 @@ def build_edition(code: str, out: Path, stage: Path) -> tuple[str, float, list[s
     if target.exists():
         shutil.rmtree(target)
     shutil.move(built, target)
+    # myst-nb names every closed input "Toggle hidden content", which is not what the
+    # summary shows ("Show the answer's code"): axe's label-content-name-mismatch. The
+    # summary's own text names it.
+    for page in target.glob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        if 'aria-label="Toggle hidden content"' in html:
+            html = html.replace('<summary aria-label="Toggle hidden content">', "<summary>")
+            page.write_text(html, encoding="utf-8")
     (target / "notebooks").mkdir()
     for name in names:
         shutil.copy(folder / f"{name}.ipynb", target / "notebooks" / f"{name}.ipynb")

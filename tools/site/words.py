@@ -24,6 +24,9 @@ WORDS = {
         ),
         "contents": "Contents",
         "search": "Search this course…",
+        # an answer cell's code, closed like its output (myst-nb's hide-input tag)
+        "code_show": "Show the answer's code",
+        "code_hide": "Hide the answer's code",
     },
     "zh": {
         "site_title": "attnlib：一步一步理解自注意力机制",
@@ -45,6 +48,8 @@ WORDS = {
         ),
         "contents": "目录",
         "search": "搜索本课程…",
+        "code_show": "显示答案的代码",
+        "code_hide": "隐藏答案的代码",
     },
 }
 
