@@ -323,6 +323,12 @@ class Finding:
         return f"{self.notebook} c{self.cell} {self.kind}: {self.word!r} in {self.text!r}"
 
 
+def around(line: str, word: str) -> str:
+    """The 90 characters of `line` around `word`, to show where it was seen."""
+    at = max(line.find(word) - 40, 0)
+    return ("…" if at else "") + line[at : at + 90]
+
+
 def shown_text(output: dict) -> list[str]:
     """The texts a learner reads in one stored output."""
     if output.get("output_type") == "stream":
@@ -393,9 +399,7 @@ def markdown_findings(name: str, nb) -> list[Finding]:
             line = LITERAL.sub(" ", GLOSS.sub(" ", line))
             line = " ".join(plain(line).split())
             for word in english_words(line):
-                at = max(line.find(word) - 40, 0)
-                short = ("…" if at else "") + line[at : at + 90]
-                found.setdefault((k, word), Finding(name, k, "markdown", word, short))
+                found.setdefault((k, word), Finding(name, k, "markdown", word, around(line, word)))
     return sorted(found.values(), key=lambda f: (f.cell, f.word))
 
 
@@ -467,9 +471,7 @@ def findings(name: str, nb, records: Iterable[dict], tokens=frozenset()) -> list
         for line in plain(text).splitlines():
             line = " ".join(line.split())
             for word in english_words(line, tokens):
-                at = max(line.find(word) - 40, 0)
-                short = ("…" if at else "") + line[at : at + 90]
-                found.setdefault((k, kind, word), Finding(name, k, kind, word, short))
+                found.setdefault((k, kind, word), Finding(name, k, kind, word, around(line, word)))
     found.update({(f.cell, f.kind, f.word): f for f in markdown_findings(name, nb)})
     return sorted(found.values(), key=lambda f: (f.cell, f.kind, f.word))
 
